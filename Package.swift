@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+// Trellis — UIKit's view-controller containment for the terminal, over ZeroMQ.
+//
+// Layers (dependencies point one way):
+//   TrellisWire       the wire protocol: message values and their binary encoding (no I/O)
+//   TrellisLog        the routing log: one JSON line per message event, written off the hot path
+//   TrellisTransport  libzmq sockets owned by I/O loops, and links between controllers
+//   Services/trellis  the command-line tool (logs, bench, peer)
+import PackageDescription
+
+let package = Package(
+    name: "Trellis",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "TrellisWire", targets: ["TrellisWire"]),
+        .library(name: "TrellisLog", targets: ["TrellisLog"]),
+        .library(name: "TrellisTransport", targets: ["TrellisTransport"]),
+        .executable(name: "trellis", targets: ["trellis"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZeroMQ",
+            path: "Sources/CZeroMQ",
+            pkgConfig: "libzmq",
+            providers: [.apt(["libzmq3-dev"]), .brew(["zeromq"])]
+        ),
+        .target(name: "TrellisWire"),
+        .target(name: "TrellisLog", dependencies: ["TrellisWire"]),
+        .target(
+            name: "TrellisTransport",
+            dependencies: [
+                "CZeroMQ", "TrellisWire", "TrellisLog",
+                .product(name: "Collections", package: "swift-collections"),
+            ]
+        ),
+        .executableTarget(
+            name: "trellis",
+            dependencies: [
+                "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/trellis"
+        ),
+        .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire"]),
+        .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog"]),
+        .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "CZeroMQ"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,54 @@
+#ifndef TRELLIS_CZEROMQ_SHIM_H
+#define TRELLIS_CZEROMQ_SHIM_H
+
+#include <zmq.h>
+#include <poll.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <errno.h>
+#if defined(__linux__)
+#include <sys/eventfd.h>
+#endif
+
+/* A wake-up descriptor for an I/O loop: eventfd on Linux, a pipe elsewhere.
+   fds[0] is polled for reading; fds[1] is written to wake the loop. */
+static inline int trellis_wakefd_open(int fds[2]) {
+#if defined(__linux__)
+    int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (fd < 0) return -1;
+    fds[0] = fd; fds[1] = fd;
+    return 0;
+#else
+    if (pipe(fds) != 0) return -1;
+    for (int i = 0; i < 2; i++) {
+        fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK);
+        fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+    }
+    return 0;
+#endif
+}
+
+static inline void trellis_wakefd_signal(int fd) {
+#if defined(__linux__)
+    unsigned long long one = 1;
+    ssize_t r = write(fd, &one, sizeof one);
+#else
+    char one = 1;
+    ssize_t r = write(fd, &one, 1);
+#endif
+    (void)r; /* EAGAIN means a wake-up is already pending: nothing is lost. */
+}
+
+static inline void trellis_wakefd_drain(int fd) {
+    unsigned char buf[64];
+    while (read(fd, buf, sizeof buf) > 0) {}
+}
+
+static inline void trellis_wakefd_close(int fds[2]) {
+    close(fds[0]);
+    if (fds[1] != fds[0]) close(fds[1]);
+}
+
+static inline int trellis_errno(void) { return errno; }
+
+#endif

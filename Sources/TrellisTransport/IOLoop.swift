@@ -1,0 +1,247 @@
+import CZeroMQ
+import DequeModule
+import Foundation
+import HeapModule
+import Synchronization
+
+/// A thread that owns sockets, and the serial executor of the actors that use them.
+///
+/// Actors whose `unownedExecutor` is a loop's executor run their jobs on that
+/// loop's thread, between socket reads. A message that arrives is handed to its
+/// actor with `assumeIsolated` on the same thread — no hop, no allocation — and an
+/// actor sends straight into its socket. Nothing here blocks Swift's cooperative
+/// pool: the loop sleeps in `poll(2)` on the sockets' descriptors, a wake-up
+/// descriptor for work from other threads, and the next timer deadline.
+public final class IOLoop: SerialExecutor, @unchecked Sendable {
+    // @unchecked: `incoming` is a Mutex; every other mutable field is touched only
+    // on the loop thread (checked by `preconditionOnLoop` at every entry point).
+
+    public let name: String
+
+    private enum Work {
+        case job(UnownedJob)
+        case closure(@Sendable () -> Void)
+    }
+
+    private struct Incoming {
+        var work = Deque<Work>()
+        var sleeping = false
+        var stopping = false
+    }
+
+    private struct Source {
+        let id: Int
+        let fd: Int32
+        let hasInput: () -> Bool
+        let onReadable: () -> Void
+        let onLoopStop: () -> Void
+    }
+
+    private struct Timer: Comparable {
+        let deadline: UInt64
+        let id: UInt64
+        let action: () -> Void
+        static func < (a: Timer, b: Timer) -> Bool { (a.deadline, a.id) < (b.deadline, b.id) }
+        static func == (a: Timer, b: Timer) -> Bool { a.id == b.id }
+    }
+
+    private let incoming = Mutex(Incoming())
+    private var wakeFDs: (Int32, Int32) = (-1, -1)
+    private let threadID = Atomic<UInt>(0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    // Loop-thread state.
+    private var sources: [Source] = []
+    private var nextSourceID = 0
+    private var timers = Heap<Timer>()
+    private var cancelledTimers = Set<UInt64>()
+    private var nextTimerID: UInt64 = 1
+
+    /// Starts the loop's thread.
+    public init(name: String) {
+        self.name = name
+        var fds: [Int32] = [-1, -1]
+        guard trellis_wakefd_open(&fds) == 0 else { fatalError("IOLoop \(name): cannot create wake-up descriptor") }
+        wakeFDs = (fds[0], fds[1])
+        let thread = Thread { [self] in self.run() }
+        thread.name = "trellis-io-\(name)"
+        thread.stackSize = 1 << 20
+        thread.start()
+        while threadID.load(ordering: .acquiring) == 0 { sched_yield() }
+    }
+
+    deinit {
+        var fds: [Int32] = [wakeFDs.0, wakeFDs.1]
+        trellis_wakefd_close(&fds)
+    }
+
+    // MARK: SerialExecutor
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        submit(.job(UnownedJob(job)))
+    }
+
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    /// Lets `assumeIsolated` succeed for code the loop runs outside of a job (a
+    /// socket-readiness or timer callback): being on the loop's thread is being
+    /// isolated to every actor that uses this executor.
+    public func checkIsolated() {
+        preconditionOnLoop()
+    }
+
+    // MARK: Running work
+
+    /// Runs `body` on the loop thread, after the work already queued. From any thread.
+    public func execute(_ body: @escaping @Sendable () -> Void) {
+        submit(.closure(body))
+    }
+
+    /// True on the loop's own thread.
+    public var isCurrent: Bool { currentThreadID() == threadID.load(ordering: .relaxed) }
+
+    public func preconditionOnLoop(file: StaticString = #fileID, line: UInt = #line) {
+        precondition(isCurrent, "IOLoop \(name): called off its thread", file: file, line: line)
+    }
+
+    private func submit(_ work: Work) {
+        let wake = incoming.withLock { state -> Bool in
+            state.work.append(work)
+            defer { state.sleeping = false }
+            return state.sleeping
+        }
+        if wake { trellis_wakefd_signal(wakeFDs.1) }
+    }
+
+    /// Stops the loop after the work queued so far, closing every source still
+    /// registered, and waits for the thread to end. From any thread but the loop's.
+    public func shutdown() {
+        precondition(!isCurrent, "IOLoop \(name): shutdown from its own thread would deadlock")
+        let first = incoming.withLock { state -> Bool in
+            defer { state.stopping = true }
+            return !state.stopping
+        }
+        guard first else { return }
+        submit(.closure({}))  // wakes the loop so it sees `stopping`
+        finished.wait()
+    }
+
+    // MARK: Sources and timers (loop thread only)
+
+    /// Watches a descriptor. `hasInput` is asked before every sleep (edge-triggered
+    /// descriptors such as ZMQ_FD need it); `onReadable` runs while it says yes.
+    /// `onLoopStop` runs if the loop stops while the source is still registered.
+    public func addSource(
+        fd: Int32, hasInput: @escaping () -> Bool, onReadable: @escaping () -> Void,
+        onLoopStop: @escaping () -> Void = {}
+    ) -> Int {
+        preconditionOnLoop()
+        nextSourceID += 1
+        sources.append(Source(id: nextSourceID, fd: fd, hasInput: hasInput, onReadable: onReadable, onLoopStop: onLoopStop))
+        return nextSourceID
+    }
+
+    public func removeSource(_ id: Int) {
+        preconditionOnLoop()
+        sources.removeAll { $0.id == id }
+    }
+
+    /// Runs `action` on the loop after `nanoseconds`. Returns an id for `cancelTimer`.
+    @discardableResult
+    public func schedule(afterNanoseconds nanoseconds: UInt64, _ action: @escaping () -> Void) -> UInt64 {
+        preconditionOnLoop()
+        nextTimerID += 1
+        timers.insert(Timer(deadline: MonotonicNow.nanoseconds() &+ nanoseconds, id: nextTimerID, action: action))
+        return nextTimerID
+    }
+
+    public func cancelTimer(_ id: UInt64) {
+        preconditionOnLoop()
+        cancelledTimers.insert(id)
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        threadID.store(currentThreadID(), ordering: .releasing)
+        var pollFDs: [pollfd] = []
+        while true {
+            let (batch, stopping) = incoming.withLock { state -> (Deque<Work>, Bool) in
+                defer { state.work.removeAll(keepingCapacity: true) }
+                return (state.work, state.stopping)
+            }
+            for work in batch {
+                switch work {
+                case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+                case .closure(let body): body()
+                }
+            }
+            if stopping && batch.isEmpty { break }
+            fireDueTimers()
+
+            var busy = false
+            for source in sources where source.hasInput() {
+                source.onReadable()
+                busy = busy || source.hasInput()
+            }
+            if busy { continue }
+
+            // Sleep unless work arrived meanwhile. Every source said "no input" above,
+            // after its last use, so its edge-triggered descriptor is armed.
+            let sleep = incoming.withLock { state -> Bool in
+                guard state.work.isEmpty else { return false }
+                state.sleeping = true
+                return true
+            }
+            guard sleep else { continue }
+            pollFDs.removeAll(keepingCapacity: true)
+            pollFDs.append(pollfd(fd: wakeFDs.0, events: Int16(POLLIN), revents: 0))
+            for source in sources { pollFDs.append(pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)) }
+            let timeout = nextTimeoutMilliseconds()
+            _ = poll(&pollFDs, nfds_t(pollFDs.count), timeout)
+            incoming.withLock { $0.sleeping = false }
+            if pollFDs[0].revents != 0 { trellis_wakefd_drain(wakeFDs.0) }
+        }
+        for source in sources { source.onLoopStop() }
+        sources.removeAll()
+        timers = Heap()
+        finished.signal()
+    }
+
+    private func fireDueTimers() {
+        let now = MonotonicNow.nanoseconds()
+        while let first = timers.min, first.deadline <= now {
+            let timer = timers.removeMin()
+            if cancelledTimers.remove(timer.id) == nil { timer.action() }
+        }
+        if timers.isEmpty { cancelledTimers.removeAll() }
+    }
+
+    private func nextTimeoutMilliseconds() -> Int32 {
+        guard let first = timers.min else { return -1 }
+        let now = MonotonicNow.nanoseconds()
+        if first.deadline <= now { return 0 }
+        // Round up so we never wake just before a deadline and spin.
+        return Int32(min((first.deadline - now + 999_999) / 1_000_000, 60_000))
+    }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds (the routing log's clock too).
+enum MonotonicNow {
+    static func nanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+}
+
+/// pthread_self() as a number (pthread_t is an integer on Linux, a pointer on Darwin).
+private func currentThreadID() -> UInt {
+    #if os(Linux)
+    UInt(pthread_self())
+    #else
+    UInt(bitPattern: pthread_self())
+    #endif
+}

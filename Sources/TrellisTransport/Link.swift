@@ -1,0 +1,469 @@
+import CZeroMQ
+import TrellisLog
+import TrellisWire
+
+/// One end of the connection between a parent controller and its children.
+///
+/// The parent end binds a ROUTER; each child end connects a DEALER whose routing id
+/// is the child's controller id. A link is an actor that runs on its `IOLoop`:
+/// messages are decoded, checked and handed to `onMessage` on the loop thread, and
+/// every message sent, received, delivered, rejected or dropped is a routing-log line.
+/// When the parent end lives in the same process and `localFastPath` is on, the
+/// two ends pass `Envelope` values to each other's loop instead (`via: "local"`).
+public actor Link {
+    public enum Role: Sendable, Equatable {
+        /// Binds and serves many children.
+        case parent
+        /// Connects to the parent with this id.
+        case child(parent: ControllerID)
+    }
+
+    /// The local controller: source of what this end sends, target of what it accepts.
+    public nonisolated let id: ControllerID
+    public nonisolated let role: Role
+    public nonisolated let endpoint: String
+    public nonisolated let loop: IOLoop
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    private let log: RoutingLog
+    private let options: LinkOptions
+    private let onMessage: @Sendable (Envelope) -> Disposition
+    private let onPeer: @Sendable (PeerEvent) -> Void
+    private let via: String
+
+    private var socket: ZMQSocket?
+    private var sourceID: Int?
+    private var heartbeatTimer: UInt64?
+    private var closed = false
+
+    private var localParent: Link?
+    private var localChildren: [ControllerID: Link] = [:]
+
+    private var sequence: UInt64 = 0
+    private var peers: [ControllerID: PeerState] = [:]
+    private var pending: [UInt64: Pending] = [:]
+
+    private struct PeerState {
+        var lastHeard: UInt64
+        var lastSent: UInt64 = 0
+        var connected: Bool
+    }
+
+    private enum Pending {
+        case hello
+        case request(kind: MessageKind, timer: UInt64, CheckedContinuation<Result<Envelope, LinkError>, Never>)
+    }
+
+    // MARK: Creating
+
+    /// Binds a parent end at `endpoint` (`ipc://…`, `tcp://…`, `inproc://…`).
+    public static func bind(
+        id: ControllerID, endpoint: String, loop: IOLoop, log: RoutingLog, context: ZMQContext = .shared,
+        options: LinkOptions = LinkOptions(),
+        onMessage: @escaping @Sendable (Envelope) -> Disposition = { _ in .handled },
+        onPeer: @escaping @Sendable (PeerEvent) -> Void = { _ in }
+    ) async throws(LinkError) -> Link {
+        let link = try Link(
+            id: id, role: .parent, endpoint: endpoint, loop: loop, log: log, context: context, options: options,
+            onMessage: onMessage, onPeer: onPeer)
+        await link.start()
+        return link
+    }
+
+    /// Connects a child end to its parent's endpoint.
+    public static func connect(
+        id: ControllerID, parent: ControllerID, endpoint: String, loop: IOLoop, log: RoutingLog,
+        context: ZMQContext = .shared, options: LinkOptions = LinkOptions(),
+        onMessage: @escaping @Sendable (Envelope) -> Disposition = { _ in .handled },
+        onPeer: @escaping @Sendable (PeerEvent) -> Void = { _ in }
+    ) async throws(LinkError) -> Link {
+        let link = try Link(
+            id: id, role: .child(parent: parent), endpoint: endpoint, loop: loop, log: log, context: context,
+            options: options, onMessage: onMessage, onPeer: onPeer)
+        await link.start()
+        return link
+    }
+
+    private init(
+        id: ControllerID, role: Role, endpoint: String, loop: IOLoop, log: RoutingLog, context: ZMQContext,
+        options: LinkOptions, onMessage: @escaping @Sendable (Envelope) -> Disposition,
+        onPeer: @escaping @Sendable (PeerEvent) -> Void
+    ) throws(LinkError) {
+        self.id = id
+        self.role = role
+        self.endpoint = endpoint
+        self.loop = loop
+        self.log = log
+        self.options = options
+        self.onMessage = onMessage
+        self.onPeer = onPeer
+        self.via = endpoint.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "?"
+        if case .child = role, options.localFastPath, let parent = LocalFabric.parent(at: endpoint) {
+            localParent = parent
+            return
+        }
+        do {
+            let s = try ZMQSocket(role == .parent ? .router : .dealer, context: context)
+            try s.set(ZMQ_LINGER, options.linger.milliseconds)
+            try s.set(ZMQ_SNDHWM, options.highWaterMark)
+            try s.set(ZMQ_RCVHWM, options.highWaterMark)
+            try s.set(ZMQ_MAXMSGSIZE, options.maxMessageSize)
+            if let ping = options.transportHeartbeat {
+                try s.set(ZMQ_HEARTBEAT_IVL, ping.milliseconds)
+                try s.set(ZMQ_HEARTBEAT_TIMEOUT, ping.milliseconds * 3)
+            }
+            switch role {
+            case .parent:
+                try s.set(ZMQ_ROUTER_MANDATORY, Int32(1))
+                // A restarted child reconnects with the same routing id: let it take over.
+                try s.set(ZMQ_ROUTER_HANDOVER, Int32(1))
+                try s.bind(endpoint)
+            case .child:
+                try s.set(ZMQ_ROUTING_ID, bytes: Array(id.rawValue.utf8))
+                try s.set(ZMQ_IMMEDIATE, Int32(options.immediate ? 1 : 0))
+                try s.set(ZMQ_RECONNECT_IVL, Int32(100))
+                try s.set(ZMQ_RECONNECT_IVL_MAX, Int32(1000))
+                try s.connect(endpoint)
+            }
+            socket = s
+        } catch {
+            throw .transport("\(id) at \(endpoint): \(error)")
+        }
+    }
+
+    private func start() async {
+        if let socket {
+            let s = socket
+            sourceID = loop.addSource(
+                fd: s.fileDescriptor, hasInput: { s.isOpen && s.hasInput },
+                onReadable: { [weak self] in self?.assumeIsolated { $0.drainSocket() } },
+                onLoopStop: { [weak self] in self?.assumeIsolated { $0.close() } })
+        }
+        if role == .parent && options.localFastPath {
+            LocalFabric.register(self, at: endpoint)
+        }
+        if let localParent {
+            await localParent.attachLocal(self)
+        }
+        scheduleHeartbeat()
+        if case .child(let parent) = role {
+            sendHello(to: parent)
+        }
+    }
+
+    // MARK: Sending
+
+    /// Sends a message; returns its sequence. A parent end must name the child.
+    @discardableResult
+    public func send(
+        _ message: Message, to peer: ControllerID? = nil, trace: UInt64 = 0, flags: EnvelopeFlags = [],
+        correlation: UInt64 = 0
+    ) throws(LinkError) -> UInt64 {
+        guard !closed else { throw .closed }
+        let target: ControllerID
+        switch (role, peer) {
+        case (.child(let parent), nil): target = parent
+        case (_, let peer?): target = peer
+        case (.parent, nil): throw .noPeer
+        }
+        sequence += 1
+        let envelope = Envelope(
+            sequence: sequence, trace: trace, correlation: correlation, source: id, target: target, flags: flags,
+            message: message)
+        try transmit(envelope)
+        return envelope.sequence
+    }
+
+    /// Sends and waits for the answer: the `reply` to a `request`, else the `ack`.
+    /// Throws `.rejected` if the peer answers with an error, `.timeout` if none comes.
+    public func request(
+        _ message: Message, to peer: ControllerID? = nil, trace: UInt64 = 0, timeout: Duration? = nil
+    ) async throws(LinkError) -> Envelope {
+        let flags: EnvelopeFlags = message.kind == .request ? [] : [.ackRequested]
+        let seq = try send(message, to: peer, trace: trace, flags: flags)
+        let limit = (timeout ?? options.requestTimeout).nanoseconds
+        let result = await withCheckedContinuation { (c: CheckedContinuation<Result<Envelope, LinkError>, Never>) in
+            let timer = loop.schedule(afterNanoseconds: limit) { [weak self] in
+                self?.assumeIsolated { $0.expire(seq) }
+            }
+            pending[seq] = .request(kind: message.kind, timer: timer, c)
+        }
+        return try result.get()
+    }
+
+    /// Acks a message whose handler returned `.deferred`.
+    public func acknowledge(_ envelope: Envelope) {
+        guard envelope.flags.contains(.ackRequested) else { return }
+        _ = try? send(.ack, to: envelope.source, trace: envelope.trace, correlation: envelope.sequence)
+    }
+
+    /// Answers a `request`.
+    public func reply(to envelope: Envelope, _ reply: Reply) {
+        _ = try? send(.reply(reply), to: envelope.source, trace: envelope.trace, correlation: envelope.sequence)
+    }
+
+    private func transmit(_ e: Envelope) throws(LinkError) {
+        if peers[e.target] != nil { peers[e.target]?.lastSent = MonotonicNow.nanoseconds() }
+        if let local = localPeer(e.target) {
+            record(e, outcome: .sent, bytes: 0, via: "local")
+            let from = self
+            local.loop.execute { local.assumeIsolated { $0.receiveLocal(e, from: from) } }
+            return
+        }
+        if localParent != nil || (role == .parent && socket == nil) {
+            record(e, outcome: .dropped, bytes: 0, via: "local", reason: "no such peer")
+            throw .dropped("no such peer \(e.target)")
+        }
+        guard let socket else { throw .closed }
+        var frames = WireCodec.encode(e)
+        if role == .parent { frames.insert(Array(e.target.rawValue.utf8), at: 0) }
+        let bytes = frames.reduce(0) { $0 + $1.count }
+        do {
+            try socket.send(frames)
+            record(e, outcome: .sent, bytes: bytes)
+        } catch {
+            let reason =
+                error.isHostUnreachable ? "no such peer" : error.isWouldBlock ? "queue full or not connected" : "\(error)"
+            record(e, outcome: .dropped, bytes: bytes, reason: reason)
+            throw .dropped("\(reason) (\(e.target))")
+        }
+    }
+
+    private func localPeer(_ target: ControllerID) -> Link? {
+        if let localParent, case .child(let parent) = role, parent == target { return localParent }
+        return localChildren[target]
+    }
+
+    // MARK: Receiving
+
+    private func drainSocket() {
+        guard let socket else { return }
+        var handled = 0
+        while handled < options.receiveBatch {
+            let received: (frames: [[UInt8]], count: Int)?
+            do {
+                received = try socket.receive()
+            } catch {
+                logEvent("receive failed: \(error)")
+                return
+            }
+            guard let (frames, count) = received else { return }
+            handled += 1
+            receiveFrames(frames, count: count)
+        }
+    }
+
+    private func receiveFrames(_ allFrames: [[UInt8]], count: Int) {
+        var frames = allFrames
+        var routingID: [UInt8]? = nil
+        if role == .parent { routingID = frames.removeFirst() }
+        let bytes = allFrames.reduce(0) { $0 + $1.count }
+        let sender = routingID.flatMap { ControllerID(bytes: $0) }
+        do throws(Rejection) {
+            let expected = WireCodec.frameCount + (role == .parent ? 1 : 0)
+            guard count == expected else {
+                throw Rejection(.malformedFrames, "expected \(expected) frames, got \(count)")
+            }
+            let envelope = try WireCodec.decode(frames)
+            if let routingID, !envelope.source.rawValue.utf8.elementsEqual(routingID) {
+                let header = WireHeader(envelope)
+                throw Rejection(
+                    .malformedHeader, "source \(envelope.source) is not the connection's routing id \(sender?.rawValue ?? "(binary)")",
+                    header: header)
+            }
+            accept(envelope, bytes: bytes, via: via)
+        } catch {
+            reject(error, routingID: routingID, sender: sender, bytes: bytes, via: via)
+        }
+    }
+
+    private func receiveLocal(_ e: Envelope, from link: Link) {
+        guard !closed else { return }
+        if role == .parent && localChildren[e.source] == nil { localChildren[e.source] = link }
+        accept(e, bytes: 0, via: "local")
+    }
+
+    private func attachLocal(_ child: Link) {
+        localChildren[child.id] = child
+    }
+
+    /// A decoded, well-formed message.
+    private func accept(_ e: Envelope, bytes: Int, via: String) {
+        heard(from: e.source)
+        switch e.message {
+        case .hello:
+            record(e, outcome: .received, bytes: bytes, via: via)
+            _ = try? send(.ack, to: e.source, trace: e.trace, correlation: e.sequence)
+        case .heartbeat:
+            record(e, outcome: .received, bytes: bytes, via: via)
+        case .ack, .reply, .error:
+            answer(e, bytes: bytes, via: via)
+        default:
+            guard e.target == id else {
+                let text = "target \(e.target) is not served here (this end is \(id))"
+                record(e, outcome: .rejected, bytes: bytes, via: via, reason: "unknown-target: \(text)")
+                _ = try? send(.error(WireError(.unknownTarget, text)), to: e.source, trace: e.trace, correlation: e.sequence)
+                return
+            }
+            record(e, outcome: .delivered, bytes: bytes, via: via)
+            if onMessage(e) == .handled && e.kind != .request { acknowledge(e) }
+        }
+    }
+
+    /// An ack, reply or error: the answer to something this end sent.
+    private func answer(_ e: Envelope, bytes: Int, via: String) {
+        let reason: String? = if case .error(let err) = e.message { "\(err)" } else { nil }
+        guard let waiting = pending.removeValue(forKey: e.correlation) else {
+            record(e, outcome: e.kind == .error ? .received : .dropped, bytes: bytes, via: via,
+                   reason: reason ?? "answers #\(e.correlation), which nothing is waiting for")
+            return
+        }
+        record(e, outcome: .received, bytes: bytes, via: via, reason: reason)
+        guard case .request(_, let timer, let continuation) = waiting else { return }
+        loop.cancelTimer(timer)
+        if case .error(let err) = e.message {
+            continuation.resume(returning: .failure(.rejected(err)))
+        } else {
+            continuation.resume(returning: .success(e))
+        }
+    }
+
+    private func reject(_ r: Rejection, routingID: [UInt8]?, sender: ControllerID?, bytes: Int, via: String) {
+        let header = r.header
+        let kindName = header.map { MessageKind(rawValue: $0.kind)?.name ?? "kind-\($0.kind)" } ?? "?"
+        let source = header?.source.rawValue ?? sender?.rawValue ?? "-"
+        record(
+            RoutingRecord(
+                host: log.host, at: id.rawValue, source: source, target: header?.target.rawValue ?? "-", kind: kindName,
+                sequence: header?.sequence ?? 0, trace: header?.trace ?? 0, bytes: bytes, outcome: .rejected, via: via,
+                reason: "\(r.error)"))
+        // Never answer an error with an error: two confused peers would ping-pong forever.
+        if header?.kind == MessageKind.error.rawValue { return }
+        sequence += 1
+        let reply = Envelope(
+            sequence: sequence, trace: header?.trace ?? 0, correlation: header?.sequence ?? 0, source: id,
+            target: header?.source ?? sender ?? Self.unknownPeer, message: .error(r.error))
+        guard let socket else { return }
+        var frames = WireCodec.encode(reply)
+        if let routingID { frames.insert(routingID, at: 0) }
+        do {
+            try socket.send(frames)
+            record(reply, outcome: .sent, bytes: frames.reduce(0) { $0 + $1.count })
+        } catch {
+            record(reply, outcome: .dropped, bytes: 0, reason: "\(error)")
+        }
+    }
+
+    /// The target of an error reply to a sender that could not be identified.
+    public static let unknownPeer: ControllerID = "-"
+
+    // MARK: Liveness
+
+    private func sendHello(to parent: ControllerID) {
+        guard let seq = try? send(
+            .hello(Hello(pid: UInt32(getpid()), heartbeatMilliseconds: UInt32(options.heartbeatInterval.milliseconds))),
+            to: parent)
+        else { return }
+        pending[seq] = .hello
+    }
+
+    private func heard(from peer: ControllerID) {
+        let now = MonotonicNow.nanoseconds()
+        if peers[peer]?.connected == true {
+            peers[peer]?.lastHeard = now
+            return
+        }
+        peers[peer, default: PeerState(lastHeard: now, connected: true)].lastHeard = now
+        peers[peer]?.connected = true
+        logEvent("peer \(peer) connected", peer: peer)
+        onPeer(.connected(peer))
+    }
+
+    private func scheduleHeartbeat() {
+        heartbeatTimer = loop.schedule(afterNanoseconds: options.heartbeatInterval.nanoseconds) { [weak self] in
+            self?.assumeIsolated { $0.heartbeat() }
+        }
+    }
+
+    private func heartbeat() {
+        guard !closed else { return }
+        let now = MonotonicNow.nanoseconds()
+        let interval = options.heartbeatInterval.nanoseconds
+        if case .child(let parent) = role, peers[parent]?.connected != true {
+            // Not heard from the parent yet (or lost it): say hello again.
+            pending = pending.filter { if case .hello = $0.value { false } else { true } }
+            sendHello(to: parent)
+        }
+        for (peer, state) in peers {
+            if state.connected && now - state.lastHeard > options.heartbeatTimeout.nanoseconds {
+                peers[peer]?.connected = false
+                record(
+                    RoutingRecord(
+                        host: log.host, at: id.rawValue, source: peer.rawValue, target: id.rawValue, kind: "heartbeat",
+                        outcome: .lost, via: via,
+                        reason: "silent for \((now - state.lastHeard) / 1_000_000) ms (limit \(options.heartbeatTimeout.milliseconds) ms)"))
+                onPeer(.lost(peer))
+            } else if state.connected && now - state.lastSent >= interval {
+                _ = try? send(.heartbeat, to: peer)
+            }
+        }
+        scheduleHeartbeat()
+    }
+
+    private func expire(_ seq: UInt64) {
+        guard case .request(let kind, _, let continuation)? = pending.removeValue(forKey: seq) else { return }
+        record(
+            RoutingRecord(
+                host: log.host, at: id.rawValue, source: id.rawValue, target: "-", kind: kind.name, sequence: seq,
+                outcome: .timeout, via: via, reason: "no answer to #\(seq) in time"))
+        continuation.resume(returning: .failure(.timeout(kind: kind, sequence: seq)))
+    }
+
+    /// Peers heard from within the heartbeat timeout.
+    public var connectedPeers: [ControllerID] {
+        peers.filter { $0.value.connected }.map(\.key).sorted()
+    }
+
+    // MARK: Closing
+
+    /// Closes the socket (after at most `linger`), fails what is still waiting, and
+    /// stops heartbeats. Idempotent.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        if let heartbeatTimer { loop.cancelTimer(heartbeatTimer) }
+        for (_, waiting) in pending {
+            if case .request(_, let timer, let continuation) = waiting {
+                loop.cancelTimer(timer)
+                continuation.resume(returning: .failure(.closed))
+            }
+        }
+        pending.removeAll()
+        if let sourceID { loop.removeSource(sourceID) }
+        socket?.close(linger: options.linger.milliseconds)
+        socket = nil
+        if role == .parent && options.localFastPath { LocalFabric.unregister(endpoint) }
+        localChildren.removeAll()
+        localParent = nil
+        logEvent("link closed")
+    }
+
+    // MARK: Logging
+
+    private func record(_ e: Envelope, outcome: RoutingRecord.Outcome, bytes: Int, via: String? = nil, reason: String? = nil) {
+        log.record(
+            RoutingRecord(
+                host: log.host, at: id.rawValue, source: e.source.rawValue, target: e.target.rawValue, kind: e.kind.name,
+                sequence: e.sequence, trace: e.trace, bytes: bytes, outcome: outcome, via: via ?? self.via, reason: reason))
+    }
+
+    private func record(_ r: RoutingRecord) { log.record(r) }
+
+    private func logEvent(_ text: String, peer: ControllerID? = nil) {
+        log.record(
+            RoutingRecord(
+                host: log.host, at: id.rawValue, source: peer?.rawValue ?? id.rawValue, target: id.rawValue, kind: "link",
+                outcome: .event, via: localParent != nil ? "local" : via, reason: text))
+    }
+}
+

@@ -1,0 +1,35 @@
+import TrellisWire
+
+/// How a link behaves; the defaults suit a terminal UI on one machine.
+public struct LinkOptions: Sendable {
+    /// A link heartbeats a peer it has sent nothing to for this long.
+    public var heartbeatInterval: Duration = .milliseconds(500)
+    /// A peer silent for this long is reported lost.
+    public var heartbeatTimeout: Duration = .milliseconds(2000)
+    /// How long `request` waits for an ack or reply by default.
+    public var requestTimeout: Duration = .seconds(2)
+    /// Messages queued per peer before sends are dropped (ZMQ_SNDHWM / ZMQ_RCVHWM).
+    public var highWaterMark: Int32 = 10_000
+    /// How long closing waits to flush queued messages (ZMQ_LINGER).
+    public var linger: Duration = .milliseconds(200)
+    /// Queue messages only to completed connections (ZMQ_IMMEDIATE, child side).
+    public var immediate = false
+    /// A peer that sends a larger frame is disconnected by libzmq (ZMQ_MAXMSGSIZE).
+    public var maxMessageSize = Int64(WireLimits.maxSocketFrame)
+    /// ZMTP-level pings, which detect a dead TCP connection (ZMQ_HEARTBEAT_*); nil = off.
+    public var transportHeartbeat: Duration? = .seconds(1)
+    /// Same-process peers exchange message values without ZeroMQ or serialization.
+    public var localFastPath = true
+    /// Messages handled per socket wake-up before other sources get their turn.
+    public var receiveBatch = 256
+
+    public init() {}
+}
+
+extension Duration {
+    var nanoseconds: UInt64 {
+        let (s, a) = components
+        return UInt64(max(0, s)) * 1_000_000_000 + UInt64(max(0, a) / 1_000_000_000)
+    }
+    var milliseconds: Int32 { Int32(clamping: nanoseconds / 1_000_000) }
+}

@@ -1,0 +1,90 @@
+/// Reads little-endian fields from a body, throwing `WireError` on truncation or
+/// on a value outside the protocol.
+struct ByteReader {
+    private let bytes: [UInt8]
+    private(set) var offset = 0
+    private let kind: MessageKind
+
+    init(_ bytes: [UInt8], kind: MessageKind) {
+        self.bytes = bytes
+        self.kind = kind
+    }
+
+    var remaining: Int { bytes.count - offset }
+
+    private mutating func take(_ n: Int, _ field: StaticString) throws -> Int {
+        guard remaining >= n else {
+            throw WireError(.truncatedBody, "\(kind.name) body ends at byte \(bytes.count) inside \(field)")
+        }
+        defer { offset += n }
+        return offset
+    }
+
+    mutating func u8(_ field: StaticString) throws -> UInt8 { bytes[try take(1, field)] }
+    mutating func u16(_ field: StaticString) throws -> UInt16 {
+        let at = try take(2, field)
+        return UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8
+    }
+    mutating func u32(_ field: StaticString) throws -> UInt32 {
+        let at = try take(4, field)
+        var v: UInt32 = 0
+        for i in 0..<4 { v |= UInt32(bytes[at + i]) << UInt32(8 * i) }
+        return v
+    }
+    mutating func u64(_ field: StaticString) throws -> UInt64 {
+        let at = try take(8, field)
+        var v: UInt64 = 0
+        for i in 0..<8 { v |= UInt64(bytes[at + i]) << UInt64(8 * i) }
+        return v
+    }
+    mutating func i32(_ field: StaticString) throws -> Int32 { Int32(bitPattern: try u32(field)) }
+    mutating func raw(_ n: Int, _ field: StaticString) throws -> [UInt8] {
+        let at = try take(n, field)
+        return Array(bytes[at..<at + n])
+    }
+
+    mutating func bool(_ field: StaticString) throws -> Bool {
+        switch try u8(field) {
+        case 0: return false
+        case 1: return true
+        case let v: throw invalid("\(field) is \(v), not 0 or 1")
+        }
+    }
+
+    mutating func enumeration<E: RawRepresentable>(_: E.Type, _ field: StaticString) throws -> E
+    where E.RawValue: FixedWidthInteger {
+        let raw: E.RawValue
+        switch E.RawValue.bitWidth {
+        case 8: raw = E.RawValue(try u8(field))
+        case 16: raw = E.RawValue(try u16(field))
+        default: raw = E.RawValue(try u32(field))
+        }
+        guard let value = E(rawValue: raw) else { throw invalid("\(field) has no value \(raw)") }
+        return value
+    }
+
+    mutating func utf8(length: Int, max: Int, _ field: StaticString) throws -> String {
+        guard length <= max else { throw invalid("\(field) is \(length) bytes, more than \(max)") }
+        let raw = try raw(length, field)
+        guard let s = String(validating: raw, as: UTF8.self) else { throw invalid("\(field) is not UTF-8") }
+        return s
+    }
+
+    mutating func shortID(_ field: StaticString) throws -> ControllerID? {
+        let n = Int(try u8(field))
+        if n == 0 { return nil }
+        guard let id = ControllerID(bytes: try raw(n, field)) else { throw invalid("\(field) is not a valid controller id") }
+        return id
+    }
+
+    mutating func rect(_ field: StaticString) throws -> CellRect {
+        CellRect(x: try i32(field), y: try i32(field), width: try u16(field), height: try u16(field))
+    }
+
+    /// Called after the last field: trailing bytes mean the sender and we disagree.
+    func finish() throws {
+        guard remaining == 0 else { throw invalid("\(remaining) unexpected trailing bytes") }
+    }
+
+    func invalid(_ text: String) -> WireError { WireError(.invalidBody, "\(kind.name): \(text)") }
+}

@@ -1,0 +1,192 @@
+import CZeroMQ
+import Foundation
+import Testing
+import TrellisLog
+@testable import TrellisTransport
+import TrellisWire
+
+@Suite("Links between a parent and its children", .timeLimit(.minutes(1)))
+struct LinkTests {
+    /// Both placements of a child — another socket, or the same-process fast path —
+    /// must deliver the same messages in the same order (DESIGN: placement parity).
+    @Test("request/ack and delivery order are the same over ipc and the local fast path", arguments: [false, true])
+    func requestAckParity(localFastPath: Bool) async throws {
+        let session = try TestSession()
+        let parentLoop = IOLoop(name: "parent"), childLoop = IOLoop(name: "child")
+        defer { parentLoop.shutdown(); childLoop.shutdown() }
+        let seenByChild = Recorder<Message>()
+        let seenByParent = Recorder<Message>()
+        let peers = Recorder<PeerEvent>()
+        let endpoint = try session.endpoint("parity")
+        let holder = LinkHolder()
+        let parent = try await Link.bind(
+            id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(localFastPath: localFastPath),
+            onMessage: { e in
+                seenByParent.append(e.message)
+                holder.link?.assumeIsolated { $0.reply(to: e, Reply(status: .declined)) }
+                return .handled
+            }, onPeer: { peers.append($0) })
+        holder.link = parent
+        let child = try await Link.connect(
+            id: "child", parent: "root", endpoint: endpoint, loop: childLoop, log: session.log,
+            options: fastOptions(localFastPath: localFastPath),
+            onMessage: { seenByChild.append($0.message); return .handled })
+        #expect(await peers.wait { $0.contains(.connected("child")) })
+
+        let phases: [Message] = [
+            .containment(Containment(.willMove, parent: "root")),
+            .appearance(Appearance(.willAppear, animated: false)),
+            .traits(Traits(horizontal: .regular, vertical: .compact, style: .dark)),
+            .sizeTransition(SizeTransition(width: 80, height: 24, durationMilliseconds: 250)),
+            .appearance(Appearance(.didAppear, animated: false)),
+            .containment(Containment(.didMove, parent: "root")),
+        ]
+        for m in phases {
+            let ack = try await parent.request(m, to: "child")
+            #expect(ack.message == .ack)
+        }
+        #expect(seenByChild.all == phases)
+
+        let up = try await child.request(.request(Request(name: "push", payload: Array("detail".utf8))))
+        #expect(up.message == .reply(Reply(status: .declined)))
+        #expect(seenByParent.all == [.request(Request(name: "push", payload: Array("detail".utf8)))])
+        await child.close()
+        await parent.close()
+        let via = session.records().filter { $0.outcome == .delivered }.map(\.via)
+        #expect(Set(via) == [localFastPath ? "local" : "ipc"])
+    }
+
+    @Test("a request is answered by the parent's reply, correlated by sequence (S1-3 delegation)")
+    func delegationReply() async throws {
+        let session = try TestSession()
+        let loop = IOLoop(name: "both")
+        defer { loop.shutdown() }
+        let endpoint = try session.endpoint("reply")
+        let holder = LinkHolder()
+        let parent = try await Link.bind(
+            id: "main", endpoint: endpoint, loop: loop, log: session.log, options: fastOptions(),
+            onMessage: { e in
+                guard case .request(let r) = e.message, let link = holder.link else { return .handled }
+                link.assumeIsolated { $0.reply(to: e, Reply(status: .ok, payload: Array("pushed \(r.name)".utf8))) }
+                return .handled
+            })
+        holder.link = parent
+        let child = try await Link.connect(id: "sub1", parent: "main", endpoint: endpoint, loop: loop, log: session.log, options: fastOptions())
+        let answer = try await child.request(.request(Request(name: "showDetail")))
+        #expect(answer.message == .reply(Reply(status: .ok, payload: Array("pushed showDetail".utf8))))
+        await child.close()
+        await parent.close()
+    }
+
+    @Test("a message for a controller this end does not serve is rejected with unknown-target")
+    func unknownTarget() async throws {
+        let session = try TestSession()
+        let loop = IOLoop(name: "l")
+        defer { loop.shutdown() }
+        let endpoint = try session.endpoint("target")
+        let parent = try await Link.bind(id: "root", endpoint: endpoint, loop: loop, log: session.log, options: fastOptions())
+        let child = try await Link.connect(id: "kid", parent: "somebody-else", endpoint: endpoint, loop: loop, log: session.log, options: fastOptions())
+        await #expect(throws: LinkError.rejected(WireError(.unknownTarget, "target somebody-else is not served here (this end is root)"))) {
+            _ = try await child.request(.memoryWarning)
+        }
+        await child.close()
+        await parent.close()
+        let rejected = session.records().filter { $0.outcome == .rejected }
+        #expect(rejected.count == 1)
+        #expect(rejected.first?.reason?.hasPrefix("unknown-target") == true)
+    }
+
+    @Test("a request with no answer times out, and the timeout is logged")
+    func requestTimeout() async throws {
+        let session = try TestSession()
+        let loop = IOLoop(name: "l")
+        defer { loop.shutdown() }
+        let endpoint = try session.endpoint("timeout")
+        let parent = try await Link.bind(
+            id: "root", endpoint: endpoint, loop: loop, log: session.log, options: fastOptions(),
+            onMessage: { _ in .deferred })  // never acknowledges
+        let child = try await Link.connect(id: "kid", parent: "root", endpoint: endpoint, loop: loop, log: session.log, options: fastOptions())
+        await #expect(throws: LinkError.self) {
+            _ = try await child.request(.memoryWarning, timeout: .milliseconds(100))
+        }
+        await child.close()
+        await parent.close()
+        #expect(session.records().contains { $0.outcome == .timeout && $0.kind == "memory-warning" })
+    }
+
+    @Test("a child that goes silent is reported lost, and connected again when it returns")
+    func heartbeatLoss() async throws {
+        let session = try TestSession()
+        let parentLoop = IOLoop(name: "p")
+        defer { parentLoop.shutdown() }
+        let endpoint = try session.endpoint("hb")
+        let events = Recorder<PeerEvent>()
+        let parent = try await Link.bind(
+            id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(), onPeer: { events.append($0) })
+        do {
+            let childLoop = IOLoop(name: "c")
+            let child = try await Link.connect(id: "kid", parent: "root", endpoint: endpoint, loop: childLoop, log: session.log, options: fastOptions())
+            #expect(await events.wait { $0 == [.connected("kid")] })
+            await child.close()
+            childLoop.shutdown()
+        }
+        #expect(await events.wait { $0 == [.connected("kid"), .lost("kid")] })
+        let childLoop = IOLoop(name: "c2")
+        defer { childLoop.shutdown() }
+        let again = try await Link.connect(id: "kid", parent: "root", endpoint: endpoint, loop: childLoop, log: session.log, options: fastOptions())
+        #expect(await events.wait { $0 == [.connected("kid"), .lost("kid"), .connected("kid")] })
+        // The restarted child took over its routing id: the parent reaches it.
+        _ = try await parent.request(.memoryWarning, to: "kid")
+        await again.close()
+        await parent.close()
+        #expect(session.records().contains { $0.outcome == .lost && $0.source == "kid" })
+    }
+
+    @Test("sending to a child that does not exist is dropped with a reason, not queued")
+    func noSuchPeer() async throws {
+        let session = try TestSession()
+        let loop = IOLoop(name: "l")
+        defer { loop.shutdown() }
+        let parent = try await Link.bind(id: "root", endpoint: try session.endpoint("none"), loop: loop, log: session.log, options: fastOptions())
+        await #expect(throws: LinkError.dropped("no such peer (ghost)")) {
+            try await parent.send(.memoryWarning, to: "ghost")
+        }
+        await parent.close()
+        #expect(session.records().contains { $0.outcome == .dropped && $0.reason == "no such peer" })
+    }
+
+    @Test("binding an endpoint twice fails with a clear error")
+    func bindConflict() async throws {
+        let session = try TestSession()
+        let loop = IOLoop(name: "l")
+        defer { loop.shutdown() }
+        let endpoint = "tcp://127.0.0.1:\(Int.random(in: 20000...40000))"
+        let first = try await Link.bind(id: "a", endpoint: endpoint, loop: loop, log: session.log, options: fastOptions())
+        await #expect(throws: LinkError.self) {
+            _ = try await Link.bind(id: "b", endpoint: endpoint, loop: loop, log: session.log, options: fastOptions())
+        }
+        await first.close()
+    }
+
+    @Test("closing links and loops leaves no socket open, so the context terminates")
+    func cleanShutdown() async throws {
+        let session = try TestSession()
+        let context = ZMQContext()
+        let loop = IOLoop(name: "l")
+        let endpoint = try session.endpoint("shutdown")
+        _ = try await Link.bind(id: "root", endpoint: endpoint, loop: loop, log: session.log, context: context, options: fastOptions())
+        _ = try await Link.connect(id: "kid", parent: "root", endpoint: endpoint, loop: loop, log: session.log, context: context, options: fastOptions())
+        #expect(context.socketCount == 2)
+        loop.shutdown()  // closes what is still registered
+        #expect(context.socketCount == 0)
+        let start = ContinuousClock.now
+        #expect(context.terminate())
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+}
+
+/// Lets a handler reach the link it was installed on (handlers are created first).
+final class LinkHolder: @unchecked Sendable {
+    // @unchecked: written once before any message can arrive, read afterwards.
+    var link: Link?
+}
