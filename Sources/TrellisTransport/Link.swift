@@ -8,6 +8,7 @@ import TrellisWire
 /// is the child's controller id. A link is an actor that runs on its `IOLoop`:
 /// messages are decoded, checked and handed to `onMessage` on the loop thread, and
 /// every message sent, received, delivered, rejected or dropped is a routing-log line.
+/// The handler gets the link itself, isolated, so it can answer on the spot.
 /// When the parent end lives in the same process and `localFastPath` is on, the
 /// two ends pass `Envelope` values to each other's loop instead (`via: "local"`).
 public actor Link {
@@ -27,7 +28,7 @@ public actor Link {
 
     private let log: RoutingLog
     private let options: LinkOptions
-    private let onMessage: @Sendable (Envelope) -> Disposition
+    private let onMessage: @Sendable (Envelope, isolated Link) -> Disposition
     private let onPeer: @Sendable (PeerEvent) -> Void
     private let via: String
 
@@ -60,7 +61,7 @@ public actor Link {
     public static func bind(
         id: ControllerID, endpoint: String, loop: IOLoop, log: RoutingLog, context: ZMQContext = .shared,
         options: LinkOptions = LinkOptions(),
-        onMessage: @escaping @Sendable (Envelope) -> Disposition = { _ in .handled },
+        onMessage: @escaping @Sendable (Envelope, isolated Link) -> Disposition = { _, _ in .handled },
         onPeer: @escaping @Sendable (PeerEvent) -> Void = { _ in }
     ) async throws(LinkError) -> Link {
         let link = try Link(
@@ -74,7 +75,7 @@ public actor Link {
     public static func connect(
         id: ControllerID, parent: ControllerID, endpoint: String, loop: IOLoop, log: RoutingLog,
         context: ZMQContext = .shared, options: LinkOptions = LinkOptions(),
-        onMessage: @escaping @Sendable (Envelope) -> Disposition = { _ in .handled },
+        onMessage: @escaping @Sendable (Envelope, isolated Link) -> Disposition = { _, _ in .handled },
         onPeer: @escaping @Sendable (PeerEvent) -> Void = { _ in }
     ) async throws(LinkError) -> Link {
         let link = try Link(
@@ -86,7 +87,7 @@ public actor Link {
 
     private init(
         id: ControllerID, role: Role, endpoint: String, loop: IOLoop, log: RoutingLog, context: ZMQContext,
-        options: LinkOptions, onMessage: @escaping @Sendable (Envelope) -> Disposition,
+        options: LinkOptions, onMessage: @escaping @Sendable (Envelope, isolated Link) -> Disposition,
         onPeer: @escaping @Sendable (PeerEvent) -> Void
     ) throws(LinkError) {
         self.id = id
@@ -306,7 +307,7 @@ public actor Link {
                 return
             }
             record(e, outcome: .delivered, bytes: bytes, via: via)
-            if onMessage(e) == .handled && e.kind != .request { acknowledge(e) }
+            if onMessage(e, self) == .handled && e.kind != .request { acknowledge(e) }
         }
     }
 
@@ -338,11 +339,12 @@ public actor Link {
                 sequence: header?.sequence ?? 0, trace: header?.trace ?? 0, bytes: bytes, outcome: .rejected, via: via,
                 reason: "\(r.error)"))
         // Never answer an error with an error: two confused peers would ping-pong forever.
+        // On a parent end the routing id, not the header's claim, says who sent it.
         if header?.kind == MessageKind.error.rawValue { return }
         sequence += 1
         let reply = Envelope(
             sequence: sequence, trace: header?.trace ?? 0, correlation: header?.sequence ?? 0, source: id,
-            target: header?.source ?? sender ?? Self.unknownPeer, message: .error(r.error))
+            target: sender ?? header?.source ?? Self.unknownPeer, message: .error(r.error))
         guard let socket else { return }
         var frames = WireCodec.encode(reply)
         if let routingID { frames.insert(routingID, at: 0) }

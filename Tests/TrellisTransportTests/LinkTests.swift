@@ -18,19 +18,17 @@ struct LinkTests {
         let seenByParent = Recorder<Message>()
         let peers = Recorder<PeerEvent>()
         let endpoint = try session.endpoint("parity")
-        let holder = LinkHolder()
         let parent = try await Link.bind(
             id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(localFastPath: localFastPath),
-            onMessage: { e in
+            onMessage: { e, link in
                 seenByParent.append(e.message)
-                holder.link?.assumeIsolated { $0.reply(to: e, Reply(status: .declined)) }
+                link.reply(to: e, Reply(status: .declined))
                 return .handled
             }, onPeer: { peers.append($0) })
-        holder.link = parent
         let child = try await Link.connect(
             id: "child", parent: "root", endpoint: endpoint, loop: childLoop, log: session.log,
             options: fastOptions(localFastPath: localFastPath),
-            onMessage: { seenByChild.append($0.message); return .handled })
+            onMessage: { e, _ in seenByChild.append(e.message); return .handled })
         #expect(await peers.wait { $0.contains(.connected("child")) })
 
         let phases: [Message] = [
@@ -62,15 +60,13 @@ struct LinkTests {
         let loop = IOLoop(name: "both")
         defer { loop.shutdown() }
         let endpoint = try session.endpoint("reply")
-        let holder = LinkHolder()
         let parent = try await Link.bind(
             id: "main", endpoint: endpoint, loop: loop, log: session.log, options: fastOptions(),
-            onMessage: { e in
-                guard case .request(let r) = e.message, let link = holder.link else { return .handled }
-                link.assumeIsolated { $0.reply(to: e, Reply(status: .ok, payload: Array("pushed \(r.name)".utf8))) }
+            onMessage: { e, link in
+                guard case .request(let r) = e.message else { return .handled }
+                link.reply(to: e, Reply(status: .ok, payload: Array("pushed \(r.name)".utf8)))
                 return .handled
             })
-        holder.link = parent
         let child = try await Link.connect(id: "sub1", parent: "main", endpoint: endpoint, loop: loop, log: session.log, options: fastOptions())
         let answer = try await child.request(.request(Request(name: "showDetail")))
         #expect(answer.message == .reply(Reply(status: .ok, payload: Array("pushed showDetail".utf8))))
@@ -104,7 +100,7 @@ struct LinkTests {
         let endpoint = try session.endpoint("timeout")
         let parent = try await Link.bind(
             id: "root", endpoint: endpoint, loop: loop, log: session.log, options: fastOptions(),
-            onMessage: { _ in .deferred })  // never acknowledges
+            onMessage: { _, _ in .deferred })  // never acknowledges
         let child = try await Link.connect(id: "kid", parent: "root", endpoint: endpoint, loop: loop, log: session.log, options: fastOptions())
         await #expect(throws: LinkError.self) {
             _ = try await child.request(.memoryWarning, timeout: .milliseconds(100))
@@ -185,8 +181,3 @@ struct LinkTests {
     }
 }
 
-/// Lets a handler reach the link it was installed on (handlers are created first).
-final class LinkHolder: @unchecked Sendable {
-    // @unchecked: written once before any message can arrive, read afterwards.
-    var link: Link?
-}
