@@ -12,7 +12,7 @@ import Synchronization
 /// actor sends straight into its socket. Nothing here blocks Swift's cooperative
 /// pool: the loop sleeps in `poll(2)` on the sockets' descriptors, a wake-up
 /// descriptor for work from other threads, and the next timer deadline.
-public final class IOLoop: SerialExecutor, @unchecked Sendable {
+public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     // @unchecked: `incoming` is a Mutex; every other mutable field is touched only
     // on the loop thread (checked by `preconditionOnLoop` at every entry point).
 
@@ -32,7 +32,7 @@ public final class IOLoop: SerialExecutor, @unchecked Sendable {
     private struct Source {
         let id: Int
         let fd: Int32
-        let hasInput: () -> Bool
+        let isReady: () -> Bool
         let onReadable: () -> Void
         let onLoopStop: () -> Void
     }
@@ -85,6 +85,10 @@ public final class IOLoop: SerialExecutor, @unchecked Sendable {
         UnownedSerialExecutor(ordinary: self)
     }
 
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
+    }
+
     /// Lets `assumeIsolated` succeed for code the loop runs outside of a job (a
     /// socket-readiness or timer callback): being on the loop's thread is being
     /// isolated to every actor that uses this executor.
@@ -130,16 +134,22 @@ public final class IOLoop: SerialExecutor, @unchecked Sendable {
 
     // MARK: Sources and timers (loop thread only)
 
-    /// Watches a descriptor. `hasInput` is asked before every sleep (edge-triggered
-    /// descriptors such as ZMQ_FD need it); `onReadable` runs while it says yes.
+    /// Watches a descriptor. `onReadable` runs when `poll(2)` reports `fd`
+    /// readable, and whenever `isReady` says so.
+    ///
+    /// `isReady` is asked before every sleep. It exists for edge-triggered
+    /// descriptors such as `ZMQ_FD`: it must return true if input is waiting that
+    /// the descriptor will not announce, and when it returns false the descriptor
+    /// must be armed. It is asked often, so it should answer without a system call
+    /// when nothing has touched the source since it last said false.
     /// `onLoopStop` runs if the loop stops while the source is still registered.
     public func addSource(
-        fd: Int32, hasInput: @escaping () -> Bool, onReadable: @escaping () -> Void,
+        fd: Int32, isReady: @escaping () -> Bool = { false }, onReadable: @escaping () -> Void,
         onLoopStop: @escaping () -> Void = {}
     ) -> Int {
         preconditionOnLoop()
         nextSourceID += 1
-        sources.append(Source(id: nextSourceID, fd: fd, hasInput: hasInput, onReadable: onReadable, onLoopStop: onLoopStop))
+        sources.append(Source(id: nextSourceID, fd: fd, isReady: isReady, onReadable: onReadable, onLoopStop: onLoopStop))
         return nextSourceID
     }
 
@@ -182,27 +192,36 @@ public final class IOLoop: SerialExecutor, @unchecked Sendable {
             fireDueTimers()
 
             var busy = false
-            for source in sources where source.hasInput() {
+            for source in sources where source.isReady() {
                 source.onReadable()
-                busy = busy || source.hasInput()
+                busy = true
             }
             if busy { continue }
 
-            // Sleep unless work arrived meanwhile. Every source said "no input" above,
-            // after its last use, so its edge-triggered descriptor is armed.
+            // Sleep unless work arrived meanwhile. Every source said "not ready"
+            // above, after its last use, so its edge-triggered descriptor is armed.
             let sleep = incoming.withLock { state -> Bool in
-                guard state.work.isEmpty else { return false }
+                // A stop request seen together with work must not put the loop to
+                // sleep: with no timer and no source it would never wake to stop.
+                guard state.work.isEmpty && !state.stopping else { return false }
                 state.sleeping = true
                 return true
             }
             guard sleep else { continue }
             pollFDs.removeAll(keepingCapacity: true)
             pollFDs.append(pollfd(fd: wakeFDs.0, events: Int16(POLLIN), revents: 0))
-            for source in sources { pollFDs.append(pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)) }
+            let polled = sources
+            for source in polled { pollFDs.append(pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)) }
             let timeout = nextTimeoutMilliseconds()
             _ = poll(&pollFDs, nfds_t(pollFDs.count), timeout)
             incoming.withLock { $0.sleeping = false }
             if pollFDs[0].revents != 0 { trellis_wakefd_drain(wakeFDs.0) }
+            // Read what woke us before running queued work, so a reply reaches its
+            // waiting task in this same pass. A source removed by an earlier
+            // callback in this pass is skipped.
+            for (i, source) in polled.enumerated() where pollFDs[i + 1].revents != 0 {
+                if sources.contains(where: { $0.id == source.id }) { source.onReadable() }
+            }
         }
         for source in sources { source.onLoopStop() }
         sources.removeAll()

@@ -136,7 +136,7 @@ public actor Link {
         if let socket {
             let s = socket
             sourceID = loop.addSource(
-                fd: s.fileDescriptor, hasInput: { s.isOpen && s.hasInput },
+                fd: s.fileDescriptor, isReady: { s.isReadyBeforeSleep },
                 onReadable: { [weak self] in self?.assumeIsolated { $0.drainSocket() } },
                 onLoopStop: { [weak self] in self?.assumeIsolated { $0.close() } })
         }
@@ -160,17 +160,7 @@ public actor Link {
         _ message: Message, to peer: ControllerID? = nil, trace: UInt64 = 0, flags: EnvelopeFlags = [],
         correlation: UInt64 = 0
     ) throws(LinkError) -> UInt64 {
-        guard !closed else { throw .closed }
-        let target: ControllerID
-        switch (role, peer) {
-        case (.child(let parent), nil): target = parent
-        case (_, let peer?): target = peer
-        case (.parent, nil): throw .noPeer
-        }
-        sequence += 1
-        let envelope = Envelope(
-            sequence: sequence, trace: trace, correlation: correlation, source: id, target: target, flags: flags,
-            message: message)
+        let envelope = try envelope(message, to: peer, trace: trace, flags: flags, correlation: correlation)
         try transmit(envelope)
         return envelope.sequence
     }
@@ -181,15 +171,45 @@ public actor Link {
         _ message: Message, to peer: ControllerID? = nil, trace: UInt64 = 0, timeout: Duration? = nil
     ) async throws(LinkError) -> Envelope {
         let flags: EnvelopeFlags = message.kind == .request ? [] : [.ackRequested]
-        let seq = try send(message, to: peer, trace: trace, flags: flags)
+        let envelope = try envelope(message, to: peer, trace: trace, flags: flags)
+        let seq = envelope.sequence
         let limit = (timeout ?? options.requestTimeout).nanoseconds
-        let result = await withCheckedContinuation { (c: CheckedContinuation<Result<Envelope, LinkError>, Never>) in
-            let timer = loop.schedule(afterNanoseconds: limit) { [weak self] in
-                self?.assumeIsolated { $0.expire(seq) }
+        // The loop as task executor: without it the runtime resumes the waiting
+        // task on the global pool and hops back, two thread switches per answer.
+        let result = await withTaskExecutorPreference(loop) {
+            await withCheckedContinuation { (c: CheckedContinuation<Result<Envelope, LinkError>, Never>) in
+                // Wait before sending: the answer can be read before this task resumes.
+                let timer = loop.schedule(afterNanoseconds: limit) { [weak self] in
+                    self?.assumeIsolated { $0.expire(seq) }
+                }
+                pending[seq] = .request(kind: message.kind, timer: timer, c)
+                do throws(LinkError) {
+                    try transmit(envelope)
+                } catch {
+                    pending.removeValue(forKey: seq)
+                    loop.cancelTimer(timer)
+                    c.resume(returning: .failure(error))
+                }
             }
-            pending[seq] = .request(kind: message.kind, timer: timer, c)
         }
         return try result.get()
+    }
+
+    /// The next envelope from this end to `peer` (a parent end must name the child).
+    private func envelope(
+        _ message: Message, to peer: ControllerID?, trace: UInt64, flags: EnvelopeFlags, correlation: UInt64 = 0
+    ) throws(LinkError) -> Envelope {
+        guard !closed else { throw .closed }
+        let target: ControllerID
+        switch (role, peer) {
+        case (.child(let parent), nil): target = parent
+        case (_, let peer?): target = peer
+        case (.parent, nil): throw .noPeer
+        }
+        sequence += 1
+        return Envelope(
+            sequence: sequence, trace: trace, correlation: correlation, source: id, target: target, flags: flags,
+            message: message)
     }
 
     /// Acks a message whose handler returned `.deferred`.
@@ -453,6 +473,7 @@ public actor Link {
     // MARK: Logging
 
     private func record(_ e: Envelope, outcome: RoutingRecord.Outcome, bytes: Int, via: String? = nil, reason: String? = nil) {
+        guard log.isEnabled else { return }
         log.record(
             RoutingRecord(
                 host: log.host, at: id.rawValue, source: e.source.rawValue, target: e.target.rawValue, kind: e.kind.name,

@@ -76,9 +76,22 @@ public final class ZMQSocket {
     }
 
     /// True if a message can be received now. Reading ZMQ_EVENTS also processes the
-    /// socket's pending commands, which is what re-arms `fileDescriptor`; the I/O
-    /// loop calls it before every sleep.
-    public var hasInput: Bool { getInt32(ZMQ_EVENTS) & Int32(ZMQ_POLLIN) != 0 }
+    /// socket's pending commands, which is what re-arms `fileDescriptor`.
+    public var hasInput: Bool {
+        let ready = getInt32(ZMQ_EVENTS) & Int32(ZMQ_POLLIN) != 0
+        settled = !ready
+        return ready
+    }
+
+    /// True when, since libzmq last said "nothing to receive", nothing has been
+    /// sent or received on this socket: `fileDescriptor` is then armed, and
+    /// `hasInput` (a system call in libzmq) need not be asked before sleeping.
+    /// Any send or receive may process the socket's commands and swallow the edge.
+    public private(set) var settled = false
+
+    /// What the I/O loop asks before sleeping: is input waiting that
+    /// `fileDescriptor` will not announce?
+    public var isReadyBeforeSleep: Bool { handle != nil && !settled && hasInput }
 
     // MARK: Connections
 
@@ -105,6 +118,7 @@ public final class ZMQSocket {
     /// `EHOSTUNREACH` for an unknown routing id under `ZMQ_ROUTER_MANDATORY`.
     /// libzmq sends a multipart message atomically: nothing is sent if the first frame fails.
     public func send(_ frames: [[UInt8]], blocking: Bool = false) throws(ZMQError) {
+        settled = false
         let wait: Int32 = blocking ? 0 : ZMQ_DONTWAIT
         for (i, frame) in frames.enumerated() {
             let flags = wait | (i == frames.count - 1 ? 0 : ZMQ_SNDMORE)
@@ -123,12 +137,16 @@ public final class ZMQSocket {
     public func receive(blocking: Bool = false) throws(ZMQError) -> (frames: [[UInt8]], count: Int)? {
         var frames: [[UInt8]] = []
         var count = 0
+        settled = false
         while true {
             let flags: Int32 = blocking || count > 0 ? 0 : ZMQ_DONTWAIT
             if zmq_msg_recv(message, h, flags) < 0 {
                 let e = zmq_errno()
                 if e == EINTR { continue }
-                if e == EAGAIN && count == 0 { return nil }
+                if e == EAGAIN && count == 0 {
+                    settled = true
+                    return nil
+                }
                 throw ZMQError("zmq_msg_recv", errno: e)
             }
             count += 1

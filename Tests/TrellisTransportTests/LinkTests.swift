@@ -74,6 +74,34 @@ struct LinkTests {
         await parent.close()
     }
 
+    @Test("back-to-back requests across two loops each get their own answer, even when it outruns the waiting task")
+    func answersNeverOutrunTheirRequest() async throws {
+        // Regression: the answer used to be matched against a table the request
+        // had not yet been entered in, and was dropped as "nothing is waiting".
+        let session = try TestSession()
+        let parentLoop = IOLoop(name: "p"), childLoop = IOLoop(name: "c")
+        defer { parentLoop.shutdown(); childLoop.shutdown() }
+        let endpoint = try session.endpoint("race")
+        let peers = Recorder<PeerEvent>()
+        let parent = try await Link.bind(
+            id: "main", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(), onPeer: { peers.append($0) })
+        let child = try await Link.connect(
+            id: "echo", parent: "main", endpoint: endpoint, loop: childLoop, log: session.log, options: fastOptions(),
+            onMessage: { e, link in
+                if case .request(let r) = e.message { link.reply(to: e, Reply(status: .ok, payload: r.payload)) }
+                return .handled
+            })
+        #expect(await peers.wait { $0.contains(.connected("echo")) })
+        for i in 0..<3_000 {
+            let payload = withUnsafeBytes(of: UInt32(i).littleEndian, Array.init)
+            let answer = try await parent.request(.request(Request(name: "n", payload: payload)), to: "echo")
+            #expect(answer.message == .reply(Reply(status: .ok, payload: payload)))
+        }
+        #expect(!session.records().contains { $0.outcome == .dropped && $0.kind == "reply" })
+        await child.close()
+        await parent.close()
+    }
+
     @Test("a message for a controller this end does not serve is rejected with unknown-target")
     func unknownTarget() async throws {
         let session = try TestSession()
