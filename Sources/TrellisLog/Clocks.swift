@@ -20,16 +20,30 @@ public enum WallClock {
 
     /// "2026-11-22T14:03:41.123456Z"
     public static func format(_ ns: UInt64) -> String {
+        var out: [UInt8] = []
+        append(ns, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends what `format` returns, without building strings on the way.
+    public static func append(_ ns: UInt64, to out: inout [UInt8]) {
         var seconds = time_t(ns / 1_000_000_000)
         var tm = tm()
         gmtime_r(&seconds, &tm)
-        let micros = Int(ns % 1_000_000_000 / 1000)
-        func pad(_ v: Int, _ w: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, w - s.count)) + s
-        }
-        return "\(pad(Int(tm.tm_year) + 1900, 4))-\(pad(Int(tm.tm_mon) + 1, 2))-\(pad(Int(tm.tm_mday), 2))T"
-            + "\(pad(Int(tm.tm_hour), 2)):\(pad(Int(tm.tm_min), 2)):\(pad(Int(tm.tm_sec), 2)).\(pad(micros, 6))Z"
+        JSONText.appendPadded(Int(tm.tm_year) + 1900, width: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        JSONText.appendPadded(Int(tm.tm_mon) + 1, width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        JSONText.appendPadded(Int(tm.tm_mday), width: 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        JSONText.appendPadded(Int(tm.tm_hour), width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        JSONText.appendPadded(Int(tm.tm_min), width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        JSONText.appendPadded(Int(tm.tm_sec), width: 2, to: &out)
+        out.append(UInt8(ascii: "."))
+        JSONText.appendPadded(Int(ns % 1_000_000_000 / 1000), width: 6, to: &out)
+        out.append(UInt8(ascii: "Z"))
     }
 
     /// Parses what `format` writes; nil for anything else.

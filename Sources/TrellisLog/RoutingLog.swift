@@ -5,7 +5,7 @@ import Foundation
 ///
 /// `record` is on the hot path of every link, so it only appends a value to a
 /// buffer under a lock. A writer thread formats and writes the lines in batches,
-/// waking at most every `batchInterval` while lines keep coming and sleeping
+/// waking at most every `batchInterval` (50 ms) while lines keep coming and sleeping
 /// otherwise. Lines reach the file on `flush()`, `close()`, process exit, and on
 /// crash signals (best effort: a crashing process can only try).
 public final class RoutingLog: @unchecked Sendable {
@@ -19,9 +19,10 @@ public final class RoutingLog: @unchecked Sendable {
     private var writerIdle = false
     private var stopping = false
     private var stopped = false
+    private var flushWaiters = 0
     private var writtenGeneration: UInt64 = 0
     private var queuedGeneration: UInt64 = 0
-    private let batchInterval: UInt64 = 20_000_000
+    private let batchInterval: UInt64 = 50_000_000
 
     /// A log that writes nothing, for tools that only read.
     public static let disabled = RoutingLog()
@@ -49,6 +50,9 @@ public final class RoutingLog: @unchecked Sendable {
         CrashFlush.register(self)
     }
 
+    /// False for `disabled`: callers on a hot path can skip building records.
+    public var isEnabled: Bool { fd >= 0 }
+
     /// Queues one record. Never blocks on I/O.
     public func record(_ record: RoutingRecord) {
         guard fd >= 0 else { return }
@@ -67,11 +71,13 @@ public final class RoutingLog: @unchecked Sendable {
         guard fd >= 0 else { return }
         lock.lock()
         let target = queuedGeneration
+        flushWaiters += 1
         while writtenGeneration < target && !stopped {
             writerIdle = false
             lock.broadcast()
             lock.wait()
         }
+        flushWaiters -= 1
         lock.unlock()
     }
 
@@ -96,8 +102,10 @@ public final class RoutingLog: @unchecked Sendable {
                 lock.wait()
                 continue
             }
-            // Let a batch gather unless someone is waiting for it.
-            if !stopping && writtenGeneration + 64 > queuedGeneration && pending.count < 4096 {
+            // Let a batch gather unless someone is waiting for it: one wake-up and
+            // one write per interval, however fast lines come, so the writer never
+            // competes with the I/O threads for a core.
+            if !stopping && flushWaiters == 0 && pending.count < 8192 {
                 lock.wait(nanoseconds: batchInterval)
             }
             let batch = pending

@@ -46,7 +46,7 @@ public struct RoutingRecord: Sendable, Equatable, Codable {
 
     public init(
         mono: UInt64 = MonotonicClock.nanoseconds(), wall: UInt64 = WallClock.nanoseconds(),
-        host: String, pid: Int32 = getpid(), at: String, source: String, target: String,
+        host: String, pid: Int32 = ProcessIdentity.pid, at: String, source: String, target: String,
         kind: String, sequence: UInt64 = 0, trace: UInt64 = 0, bytes: Int = 0, outcome: Outcome,
         via: String = "", reason: String? = nil
     ) {
@@ -116,47 +116,104 @@ public struct RoutingRecord: Sendable, Equatable, Codable {
         try c.encodeIfPresent(reason, forKey: .reason)
     }
 
-    /// Appends this record as one JSON line. Hand-written because the log thread
-    /// formats hundreds of thousands of lines a second; `JSONEncoder` cannot.
+    /// Appends this record as one JSON line. Hand-written, digits and all, because
+    /// the log thread formats hundreds of thousands of lines a second.
     public func appendJSON(to out: inout [UInt8]) {
         func key(_ k: StaticString) {
+            out.append(UInt8(ascii: ","))
             out.append(UInt8(ascii: "\""))
             k.withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ":"))
         }
-        func number<N: BinaryInteger>(_ k: StaticString, _ v: N) { key(k); out.append(contentsOf: String(v).utf8); out.append(UInt8(ascii: ",")) }
-        func string(_ k: StaticString, _ v: String) { key(k); JSONText.appendQuoted(v, to: &out); out.append(UInt8(ascii: ",")) }
-        out.append(UInt8(ascii: "{"))
-        number("mono_ns", mono)
-        string("time", WallClock.format(wall))
+        func string(_ k: StaticString, _ v: String) { key(k); JSONText.appendQuoted(v, to: &out) }
+        out.append(contentsOf: #"{"mono_ns":"#.utf8)
+        JSONText.appendDecimal(mono, to: &out)
+        key("time")
+        out.append(UInt8(ascii: "\""))
+        WallClock.append(wall, to: &out)
+        out.append(UInt8(ascii: "\""))
         string("host", host)
-        number("pid", pid)
+        key("pid")
+        JSONText.appendDecimal(UInt64(bitPattern: Int64(pid)), negative: pid < 0, to: &out)
         string("at", at)
         string("src", source)
         string("dst", target)
         string("kind", kind)
-        number("seq", sequence)
-        string("trace", TraceID.hex(trace))
-        number("bytes", bytes)
+        key("seq")
+        JSONText.appendDecimal(sequence, to: &out)
+        key("trace")
+        out.append(UInt8(ascii: "\""))
+        TraceID.append(trace, to: &out)
+        out.append(UInt8(ascii: "\""))
+        key("bytes")
+        JSONText.appendDecimal(UInt64(bitPattern: Int64(bytes)), negative: bytes < 0, to: &out)
         string("outcome", outcome.rawValue)
         string("via", via)
         if let reason { string("reason", reason) }
-        out[out.count - 1] = UInt8(ascii: "}")
+        out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "\n"))
     }
+}
+
+/// This process's id, asked once: `getpid()` is a system call on glibc, and a
+/// record is made for every message.
+public enum ProcessIdentity {
+    public static let pid: Int32 = getpid()
 }
 
 /// Trace ids are 64-bit and printed as 16 hex digits (JSON numbers lose precision past 2^53).
 public enum TraceID {
     public static func hex(_ v: UInt64) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
+        var out: [UInt8] = []
+        append(v, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the 16 lowercase hex digits of `v`.
+    public static func append(_ v: UInt64, to out: inout [UInt8]) {
+        for shift in stride(from: 60, through: 0, by: -4) {
+            out.append(JSONText.hexDigits[Int((v >> UInt64(shift)) & 15)])
+        }
     }
     /// A fresh random non-zero trace id.
     public static func make() -> UInt64 { UInt64.random(in: 1...UInt64.max) }
 }
 
 enum JSONText {
+    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends `v` in decimal (with a minus sign if `negative`, `v` then being the
+    /// two's-complement bit pattern of the negative number).
+    static func appendDecimal(_ v: UInt64, negative: Bool = false, to out: inout [UInt8]) {
+        var value = negative ? UInt64(bitPattern: -Int64(bitPattern: v)) : v
+        if negative { out.append(UInt8(ascii: "-")) }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buf in
+            repeat {
+                buf[19 - count] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+                count += 1
+            } while value > 0
+            out.append(contentsOf: buf[(20 - count)...])
+        }
+    }
+
+    /// Appends `v` in decimal, zero-padded to `width` digits.
+    static func appendPadded(_ v: Int, width: Int, to out: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = v
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
     static func appendQuoted(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for b in s.utf8 {
@@ -167,8 +224,7 @@ enum JSONText {
             case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(b >> 4)], hex[Int(b & 15)]])
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(b >> 4)], hexDigits[Int(b & 15)]])
             default: out.append(b)
             }
         }

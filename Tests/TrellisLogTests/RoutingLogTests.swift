@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import TrellisLog
+
+/// A private temporary root for run directories, removed afterwards.
+final class TemporaryRoot {
+    let path: String
+    init() {
+        path = NSTemporaryDirectory() + "trellis-logtest-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+func sample(_ i: Int, at: String = "root", outcome: RoutingRecord.Outcome = .delivered, reason: String? = nil) -> RoutingRecord {
+    RoutingRecord(
+        mono: UInt64(1_000 + i), wall: 1_795_000_000_123_456_000 + UInt64(i) * 1000, host: "host-\(at)", pid: 7, at: at,
+        source: "root", target: "child\(i % 3)", kind: i % 2 == 0 ? "touch" : "traits", sequence: UInt64(i),
+        trace: UInt64(i) << 40, bytes: 100 + i, outcome: outcome, via: "ipc", reason: reason)
+}
+
+@Suite("The routing log: one JSON line per message, merged across processes")
+struct RoutingLogTests {
+    @Test("a record's JSON line decodes back to the same record, awkward text included")
+    func jsonRoundTrip() throws {
+        let awkward = sample(3, outcome: .rejected, reason: "quote \" backslash \\ newline \n tab \t bell \u{7} 日本語")
+        for record in [sample(0), sample(1, outcome: .sent), awkward] {
+            var line: [UInt8] = []
+            record.appendJSON(to: &line)
+            #expect(line.last == UInt8(ascii: "\n"))
+            #expect(!line.dropLast().contains(UInt8(ascii: "\n")), "one record, one line")
+            let decoded = try JSONDecoder().decode(RoutingRecord.self, from: Data(line))
+            #expect(decoded.mono == record.mono)
+            #expect(decoded.wall / 1000 == record.wall / 1000, "wall time is kept to the microsecond")
+            var same = decoded
+            same.wall = record.wall
+            #expect(same == record)
+        }
+    }
+
+    @Test("wall time is RFC 3339 UTC with microseconds, and parses back")
+    func wallClockFormat() {
+        let ns: UInt64 = 1_795_000_000_123_456_789
+        let text = WallClock.format(ns)
+        #expect(text == "2026-11-18T11:06:40.123456Z")
+        #expect(WallClock.parse(text) == ns / 1000 * 1000)
+        #expect(WallClock.parse("2026-13-01T00:00:00.000000Z") == nil)
+        #expect(WallClock.parse("yesterday") == nil)
+    }
+
+    @Test("records written by two processes' logs merge by monotonic time; garbage lines are skipped and named")
+    func mergeAndSkipGarbage() throws {
+        let root = TemporaryRoot()
+        let run = try RunDirectory.create(session: "merge", root: root.path)
+        let a = try RoutingLog(directory: run.logs, host: "a")
+        for i in stride(from: 0, to: 10, by: 2) { a.record(sample(i, at: "a")) }
+        a.close()
+        // A second "process": its own file, interleaved times, with garbage in the middle.
+        var other: [UInt8] = []
+        sample(1, at: "b").appendJSON(to: &other)
+        other += Array("not json at all\n".utf8)
+        other += Array("{\"mono_ns\":5}\n".utf8)
+        sample(3, at: "b").appendJSON(to: &other)
+        try Data(other).write(to: URL(fileURLWithPath: "\(run.logs)/b-99999.jsonl"))
+
+        var reader = LogReader(directory: run.logs)
+        let merged = reader.readNew()
+        #expect(merged.map(\.sequence) == [0, 1, 2, 3, 4, 6, 8])
+        #expect(reader.malformed.map(\.line) == [2, 3])
+        #expect(reader.malformed.allSatisfy { $0.file.hasSuffix("b-99999.jsonl") })
+        #expect(reader.malformed[1].reason.contains("missing field"))
+        #expect(reader.readNew().isEmpty, "nothing new: nothing read twice")
+    }
+
+    @Test("a line still being written is left for the next read, like tail -f")
+    func partialLineWaits() throws {
+        let root = TemporaryRoot()
+        let run = try RunDirectory.create(session: "follow", root: root.path)
+        var line: [UInt8] = []
+        sample(1).appendJSON(to: &line)
+        let path = "\(run.logs)/c-1.jsonl"
+        try Data(line.dropLast(10)).write(to: URL(fileURLWithPath: path))
+        var reader = LogReader(directory: run.logs)
+        #expect(reader.readNew().isEmpty)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(line.suffix(10)))
+        try handle.close()
+        #expect(reader.readNew().map(\.sequence) == [1])
+        #expect(reader.malformed.isEmpty)
+    }
+
+    @Test("filters combine: controller, kind, trace, outcome")
+    func filtering() {
+        let records = (0..<12).map { sample($0, outcome: $0 % 4 == 0 ? .dropped : .delivered) }
+        #expect(records.filter(LogFilter(controllers: ["child1"]).matches).map(\.sequence) == [1, 4, 7, 10])
+        #expect(records.filter(LogFilter(kinds: ["traits"], outcomes: [.delivered]).matches).map(\.sequence) == [1, 3, 5, 7, 9, 11])
+        #expect(records.filter(LogFilter(traces: [5 << 40]).matches).map(\.sequence) == [5])
+        #expect(records.filter(LogFilter(controllers: ["child0"], outcomes: [.dropped]).matches).map(\.sequence) == [0])
+    }
+
+    @Test("flush puts every queued record in the file; close stops taking more")
+    func flushAndClose() throws {
+        let root = TemporaryRoot()
+        let run = try RunDirectory.create(session: "flush", root: root.path)
+        let log = try RoutingLog(directory: run.logs, host: "f")
+        for i in 0..<5_000 { log.record(sample(i)) }
+        log.flush()
+        var reader = LogReader(directory: run.logs)
+        #expect(reader.readNew().count == 5_000)
+        log.close()
+        log.record(sample(9))
+        #expect(reader.readNew().isEmpty)
+    }
+
+    @Test("a run directory is created 0700, and one open to others is refused")
+    func privateRunDirectory() throws {
+        let root = TemporaryRoot()
+        let run = try RunDirectory.create(session: "priv", root: root.path)
+        var st = stat()
+        #expect(stat(run.path, &st) == 0)
+        #expect(st.st_mode & 0o777 == 0o700)
+        chmod(run.path, 0o755)
+        #expect(throws: RunDirectoryError.self) { try RunDirectory.create(session: "priv", root: root.path) }
+        #expect(throws: RunDirectoryError.invalidSession("../escape")) { try RunDirectory.create(session: "../escape", root: root.path) }
+        let long = try RunDirectory.create(session: String(repeating: "s", count: 64), root: root.path)
+        #expect(throws: RunDirectoryError.self) { try long.ipcEndpoint(String(repeating: "n", count: 40)) }
+    }
+}

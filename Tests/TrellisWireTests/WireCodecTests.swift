@@ -1,0 +1,174 @@
+import Testing
+import TrellisWire
+
+/// One value of every message kind, with fields away from their defaults so that a
+/// field the codec forgets shows up as a difference.
+let everyKind: [Message] = [
+    .hello(Hello(pid: 4242, heartbeatMilliseconds: 500)),
+    .ack,
+    .error(WireError(.unknownTarget, "target x is not served here")),
+    .heartbeat,
+    .touch(Touch(phase: .cancelled, modifiers: [.shift, .control], tapCount: 2, pointer: 7, x: -3, y: 41, timestamp: 99)),
+    .key(KeyPress(special: .escape, modifiers: [.alt], text: "日本語", timestamp: 12)),
+    .traits(Traits(horizontal: .compact, vertical: .regular, style: .dark, direction: .rightToLeft, colorDepth: .ansi256, contentSize: .large)),
+    .appearance(Appearance(.willDisappear, animated: true)),
+    .containment(Containment(.willMove, parent: "root")),
+    .containment(Containment(.didMove, parent: nil)),
+    .sizeTransition(SizeTransition(width: 200, height: 60, durationMilliseconds: 250)),
+    .memoryWarning,
+    .frame(FrameUpdate(number: 3, width: 4, height: 2, damage: [
+        .init(rect: CellRect(x: 0, y: 0, width: 2, height: 1), cells: [
+            Cell(scalar: 0x3042, foreground: .rgb(1, 2, 3), background: .indexed(17), attributes: [.bold]),
+            Cell(scalar: Cell.continuation),
+        ]),
+        .init(rect: CellRect(x: 3, y: 1, width: 1, height: 1), cells: [Cell(scalar: 0x41)]),
+    ])),
+    .placement(Placement(surface: "sub1", frame: CellRect(x: 2, y: 3, width: 40, height: 10), z: -1, clip: CellRect(x: 0, y: 0, width: 40, height: 9), visible: false)),
+    .animation(Animation(surface: "sub2", from: CellRect(x: 0, y: 20, width: 10, height: 5), to: CellRect(x: 0, y: 0, width: 10, height: 5), durationMilliseconds: 300, delayMilliseconds: 10, curve: .easeOut)),
+    .request(Request(name: "didSelect", payload: [0, 1, 255])),
+    .reply(Reply(status: .declined, payload: Array("no".utf8))),
+]
+
+func envelope(_ m: Message, flags: EnvelopeFlags = []) -> Envelope {
+    Envelope(sequence: 77, trace: 0xDEAD_BEEF_0000_0001, correlation: 5, source: "parent.a", target: "child:b-1", flags: flags, message: m)
+}
+
+func rejection(_ frames: [[UInt8]]) -> Rejection? {
+    do {
+        _ = try WireCodec.decode(frames)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite("The wire codec of docs/PROTOCOL.md")
+struct WireCodecTests {
+    @Test("every message kind survives encoding and decoding unchanged")
+    func everyKindRoundTrips() throws {
+        #expect(Set(everyKind.map(\.kind)) == Set(MessageKind.allCases), "the sample must cover every kind")
+        for message in everyKind {
+            let e = envelope(message, flags: [.ackRequested])
+            let frames = WireCodec.encode(e)
+            #expect(frames.count == WireCodec.frameCount)
+            #expect(frames[2].count == WireCodec.headerSize)
+            #expect(try WireCodec.decode(frames) == e)
+        }
+    }
+
+    @Test("the header is laid out as the document says: little-endian <HHIQQQ32s32s>")
+    func headerLayout() {
+        let h = WireCodec.encodeHeader(envelope(.touch(Touch(phase: .began, x: 1, y: 1, timestamp: 0)), flags: [.ackRequested]))
+        #expect(Array(h[0..<2]) == [16, 0])  // kind touch
+        #expect(Array(h[2..<4]) == [1, 0])  // ackRequested
+        #expect(Array(h[4..<8]) == [0, 0, 0, 0])  // reserved
+        #expect(Array(h[8..<16]) == [77, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(h[16..<24]) == [1, 0, 0, 0, 0xEF, 0xBE, 0xAD, 0xDE])
+        #expect(Array(h[24..<32]) == [5, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(h[32..<40]) == Array("parent.a".utf8))
+        #expect(h[40..<64].allSatisfy { $0 == 0 })
+        #expect(Array(h[64..<73]) == Array("child:b-1".utf8))
+    }
+
+    @Test("each malformed message is rejected with the code the document gives it")
+    func malformedMessagesAreRejectedWithTheirCode() {
+        let good = WireCodec.encode(envelope(.request(Request(name: "x"))))
+        var cases: [(String, [[UInt8]], WireErrorCode)] = [
+            ("too few frames", Array(good.prefix(3)), .malformedFrames),
+            ("too many frames", good + [[]], .malformedFrames),
+            ("non-empty delimiter", [[1]] + good.dropFirst(), .malformedFrames),
+            ("wrong protocol", [[], Array("HTTP".utf8), good[2], good[3]], .malformedFrames),
+            ("future version", [[], [0x54, 0x52, 0x4C, 2], good[2], good[3]], .unsupportedVersion),
+            ("short header", [[], good[1], Array(good[2].prefix(95)), good[3]], .malformedHeader),
+        ]
+        var header = good[2]
+        header[0] = 0xFF
+        cases.append(("unknown kind", [[], good[1], header, good[3]], .unknownKind))
+        header = good[2]
+        header[2] = 0x80
+        cases.append(("unknown flag", [[], good[1], header, good[3]], .unsupportedFlags))
+        header = good[2]
+        header[32] = UInt8(ascii: " ")
+        cases.append(("invalid source id", [[], good[1], header, good[3]], .malformedHeader))
+        header = good[2]
+        header[64] = 0
+        cases.append(("empty target id", [[], good[1], header, good[3]], .malformedHeader))
+        cases.append(("truncated body", [[], good[1], good[2], Array(good[3].dropLast())], .truncatedBody))
+        cases.append(("trailing bytes", [[], good[1], good[2], good[3] + [0]], .invalidBody))
+        let touch = WireCodec.encode(envelope(.touch(Touch(phase: .began, x: 0, y: 0, timestamp: 0))))
+        cases.append(("oversized touch", [[], touch[1], touch[2], touch[3] + Array(repeating: 0, count: 4096)], .oversizedBody))
+        var badPhase = touch[3]
+        badPhase[0] = 9
+        cases.append(("unknown touch phase", [[], touch[1], touch[2], badPhase], .invalidBody))
+
+        for (name, frames, code) in cases {
+            let r = rejection(frames)
+            #expect(r?.error.code == code, "\(name): got \(r.map { "\($0)" } ?? "accepted")")
+        }
+    }
+
+    @Test("a rejection past the header names the message it rejects, so the error reply can correlate")
+    func rejectionCarriesTheHeader() {
+        let good = WireCodec.encode(envelope(.request(Request(name: "x"))))
+        let r = rejection([[], good[1], good[2], []])
+        #expect(r?.header?.sequence == 77)
+        #expect(r?.header?.source == "parent.a")
+    }
+
+    @Test("random garbage never crashes the decoder and is always rejected or decoded whole")
+    func garbageNeverCrashes() throws {
+        var rng = SplitMix(seed: 0x5EED)
+        let good = everyKind.map { WireCodec.encode(envelope($0)) }
+        for i in 0..<20_000 {
+            var frames = good[i % good.count]
+            // Flip, cut or extend one frame at random.
+            let f = Int(rng.next() % 4)
+            switch rng.next() % 3 {
+            case 0 where !frames[f].isEmpty:
+                frames[f][Int(rng.next() % UInt64(frames[f].count))] = UInt8(truncatingIfNeeded: rng.next())
+            case 1:
+                frames[f] = Array(frames[f].prefix(Int(rng.next() % UInt64(frames[f].count + 1))))
+            default:
+                frames[f] += (0..<Int(rng.next() % 16)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            }
+            if let e = try? WireCodec.decode(frames) {
+                // Whatever decodes must encode back to a message that decodes the same.
+                #expect(try WireCodec.decode(WireCodec.encode(e)) == e)
+            }
+        }
+    }
+
+    @Test("controller ids are 1–32 bytes of [A-Za-z0-9._:-]")
+    func controllerIDs() {
+        func valid(_ s: String) -> Bool { ControllerID(s) != nil }
+        #expect(valid("sub1"))
+        #expect(valid("a.b_c:d-9"))
+        #expect(valid(String(repeating: "x", count: 32)))
+        #expect(!valid(String(repeating: "x", count: 33)))
+        #expect(!valid(""))
+        #expect(!valid("has space"))
+        #expect(!valid("日本"))
+        #expect(ControllerID(bytes: [0x61, 0x00]) == nil)
+    }
+
+    @Test("kinds are found by their documented names")
+    func kindNames() {
+        for kind in MessageKind.allCases {
+            #expect(MessageKind(name: kind.name) == kind)
+        }
+        #expect(MessageKind(name: "nonsense") == nil)
+    }
+}
+
+/// A small deterministic generator, so a failing garbage case can be replayed.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
