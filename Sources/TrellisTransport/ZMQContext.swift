@@ -22,6 +22,10 @@ public final class ZMQContext: Sendable {
         handle = h
     }
 
+    /// The libzmq context itself, for code that calls libzmq directly (the
+    /// benchmarks' raw baselines). Sockets made from it are not counted.
+    public var rawHandle: UnsafeMutableRawPointer { handle }
+
     /// Sockets created in this context and not yet closed.
     public var socketCount: Int { openSockets.load(ordering: .acquiring) }
 

@@ -1,0 +1,79 @@
+import Foundation
+
+/// A helper process of a benchmark: this same binary, run with a hidden
+/// subcommand. It reports "ready" on stdout and stops when its stdin closes, so it
+/// can never outlive the benchmark that started it.
+final class BenchPeerProcess {
+    private let process = Process()
+    private let stdin = Pipe()
+    private let stdout = Pipe()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: Self.selfPath)
+        process.arguments = arguments
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        let line = Self.readLine(stdout.fileHandleForReading)
+        guard line.hasPrefix("ready") else {
+            process.terminate()
+            throw BenchError("helper \(arguments.joined(separator: " ")) did not start: \(line.debugDescription)")
+        }
+    }
+
+    func stop() {
+        try? stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    private static var selfPath: String {
+        #if os(Linux)
+        if let p = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return p }
+        #endif
+        return CommandLine.arguments[0]
+    }
+
+    private static func readLine(_ h: FileHandle) -> String {
+        var bytes: [UInt8] = []
+        while true {
+            let d = h.readData(ofLength: 1)
+            guard let b = d.first, b != UInt8(ascii: "\n") else { break }
+            bytes.append(b)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+/// Percentiles of a set of durations in nanoseconds.
+struct Percentiles {
+    let sorted: [UInt64]
+    init(_ samples: [UInt64]) { sorted = samples.sorted() }
+    func at(_ p: Double) -> Double {
+        guard !sorted.isEmpty else { return .nan }
+        return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))])
+    }
+    var p50: Double { at(0.50) }
+    var p99: Double { at(0.99) }
+}
+
+/// Runs blocking work (a raw libzmq baseline) on its own thread, off Swift's pool.
+func onDedicatedThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { c in
+        let t = Thread { c.resume(returning: body()) }
+        t.name = name
+        t.start()
+    }
+}
+
+func monotonicNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+func figure(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }

@@ -1,0 +1,73 @@
+import CZeroMQ
+import Foundation
+import TrellisTransport
+
+/// The baselines: plain libzmq, no Trellis, in the same run as the link figures.
+
+/// A REQ socket timing blocking round trips of 64 bytes against a REP echo.
+final class RawRequester: @unchecked Sendable {
+    // @unchecked: the socket is used by one measuring thread at a time; each
+    // `measure` call starts after the previous one finished (a full barrier),
+    // which is how libzmq allows a socket to move between threads.
+    private let socket: UnsafeMutableRawPointer
+
+    init(endpoint: String) {
+        socket = zmq_socket(ZMQContext.shared.rawHandle, ZMQ_REQ)
+        var zero: Int32 = 0
+        zmq_setsockopt(socket, ZMQ_LINGER, &zero, 4)
+        zmq_connect(socket, endpoint)
+    }
+
+    func measure(_ count: Int) async -> [UInt64] {
+        await onDedicatedThread("raw-req") { [self] in
+            var samples = [UInt64](repeating: 0, count: count)
+            var out = [UInt8](repeating: 0x2A, count: 64), back = [UInt8](repeating: 0, count: 64)
+            for i in 0..<count {
+                let t0 = monotonicNanoseconds()
+                zmq_send(socket, &out, 64, 0)
+                zmq_recv(socket, &back, 64, 0)
+                samples[i] = monotonicNanoseconds() - t0
+            }
+            return samples
+        }
+    }
+
+    func close() { zmq_close(socket) }
+}
+
+/// A ROUTER sending `window` 64-byte messages to each of `children` DEALERs,
+/// then waiting for each one's ack; `rounds` times. Returns messages per second.
+enum RawFanout {
+    static func run(endpoint: String, children: Int, window: Int, rounds: Int) -> Double {
+        let router = zmq_socket(ZMQContext.shared.rawHandle, ZMQ_ROUTER)!
+        var zero: Int32 = 0, hwm: Int32 = 10_000
+        zmq_setsockopt(router, ZMQ_LINGER, &zero, 4)
+        zmq_setsockopt(router, ZMQ_SNDHWM, &hwm, 4)
+        zmq_bind(router, endpoint)
+        defer { zmq_close(router) }
+        var ids: [[UInt8]] = []
+        var buf = [UInt8](repeating: 0, count: 256)
+        while ids.count < children {  // every DEALER says hello first
+            let n = Int(zmq_recv(router, &buf, buf.count, 0))
+            ids.append(Array(buf[0..<max(0, n)]))
+            _ = zmq_recv(router, &buf, buf.count, 0)
+        }
+        var payload = [UInt8](repeating: 0x2A, count: 64)
+        func round() {
+            for var id in ids {
+                for _ in 0..<window {
+                    zmq_send(router, &id, id.count, ZMQ_SNDMORE)
+                    zmq_send(router, &payload, 64, 0)
+                }
+            }
+            for _ in 0..<children {
+                _ = zmq_recv(router, &buf, buf.count, 0)
+                _ = zmq_recv(router, &buf, buf.count, 0)
+            }
+        }
+        round()  // warm-up
+        let start = monotonicNanoseconds()
+        for _ in 0..<rounds { round() }
+        return Double(rounds * children * window) / (Double(monotonicNanoseconds() - start) / 1e9)
+    }
+}
