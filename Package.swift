@@ -5,6 +5,7 @@
 //   TrellisWire       the wire protocol: message values and their binary encoding (no I/O)
 //   TrellisLog        the routing log: one JSON line per message event, written off the hot path
 //   TrellisTransport  libzmq sockets owned by I/O loops, and links between controllers
+//   TrellisLayout     constraints and an incremental Cassowary solver (no I/O, no views)
 //   Services/trellis  the command-line tool (logs, bench, peer)
 import PackageDescription
 
@@ -15,6 +16,7 @@ let package = Package(
         .library(name: "TrellisWire", targets: ["TrellisWire"]),
         .library(name: "TrellisLog", targets: ["TrellisLog"]),
         .library(name: "TrellisTransport", targets: ["TrellisTransport"]),
+        .library(name: "TrellisLayout", targets: ["TrellisLayout"]),
         .executable(name: "trellis", targets: ["trellis"]),
     ],
     dependencies: [
@@ -37,6 +39,7 @@ let package = Package(
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),
+        .target(name: "TrellisLayout"),
         .executableTarget(
             name: "trellis",
             dependencies: [
@@ -48,6 +51,7 @@ let package = Package(
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire"]),
         .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog"]),
         .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "CZeroMQ"]),
+        .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
     ],
     swiftLanguageModes: [.v6]
 )
