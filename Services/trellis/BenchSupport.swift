@@ -70,10 +70,4 @@ func onDedicatedThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable 
     }
 }
 
-func monotonicNanoseconds() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
-
 func figure(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }

@@ -1,5 +1,6 @@
 import CZeroMQ
 import Foundation
+import TrellisLog
 import TrellisTransport
 
 /// The baselines: plain libzmq, no Trellis, in the same run as the link figures.
@@ -23,10 +24,10 @@ final class RawRequester: @unchecked Sendable {
             var samples = [UInt64](repeating: 0, count: count)
             var out = [UInt8](repeating: 0x2A, count: 64), back = [UInt8](repeating: 0, count: 64)
             for i in 0..<count {
-                let t0 = monotonicNanoseconds()
+                let t0 = MonotonicClock.nanoseconds()
                 zmq_send(socket, &out, 64, 0)
                 zmq_recv(socket, &back, 64, 0)
-                samples[i] = monotonicNanoseconds() - t0
+                samples[i] = MonotonicClock.nanoseconds() - t0
             }
             return samples
         }
@@ -66,8 +67,8 @@ enum RawFanout {
             }
         }
         round()  // warm-up
-        let start = monotonicNanoseconds()
+        let start = MonotonicClock.nanoseconds()
         for _ in 0..<rounds { round() }
-        return Double(rounds * children * window) / (Double(monotonicNanoseconds() - start) / 1e9)
+        return Double(rounds * children * window) / (Double(MonotonicClock.nanoseconds() - start) / 1e9)
     }
 }

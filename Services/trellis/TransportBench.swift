@@ -158,9 +158,9 @@ actor Driver {
         var samples: [UInt64] = []
         samples.reserveCapacity(count)
         for _ in 0..<count {
-            let t0 = monotonicNanoseconds()
+            let t0 = MonotonicClock.nanoseconds()
             _ = try await link.request(ping, to: child)
-            samples.append(monotonicNanoseconds() - t0)
+            samples.append(MonotonicClock.nanoseconds() - t0)
         }
         return samples
     }
@@ -169,7 +169,7 @@ actor Driver {
     /// acknowledged its last one; `rounds` times. Returns the seconds taken.
     func fanout(_ link: Link, to children: [ControllerID], rounds: Int, window: Int) async throws -> Double {
         let touch = Message.touch(Touch(phase: .moved, x: 10, y: 5, timestamp: 0))
-        let start = monotonicNanoseconds()
+        let start = MonotonicClock.nanoseconds()
         for _ in 0..<rounds {
             for child in children {
                 for _ in 0..<(window - 1) { try await link.send(touch, to: child) }
@@ -181,7 +181,7 @@ actor Driver {
                 try await group.waitForAll()
             }
         }
-        return Double(monotonicNanoseconds() - start) / 1e9
+        return Double(MonotonicClock.nanoseconds() - start) / 1e9
     }
 }
 

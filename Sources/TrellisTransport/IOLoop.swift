@@ -3,6 +3,7 @@ import DequeModule
 import Foundation
 import HeapModule
 import Synchronization
+import TrellisLog
 
 /// A thread that owns sockets, and the serial executor of the actors that use them.
 ///
@@ -163,7 +164,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     public func schedule(afterNanoseconds nanoseconds: UInt64, _ action: @escaping () -> Void) -> UInt64 {
         preconditionOnLoop()
         nextTimerID += 1
-        timers.insert(Timer(deadline: MonotonicNow.nanoseconds() &+ nanoseconds, id: nextTimerID, action: action))
+        timers.insert(Timer(deadline: MonotonicClock.nanoseconds() &+ nanoseconds, id: nextTimerID, action: action))
         return nextTimerID
     }
 
@@ -230,7 +231,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     }
 
     private func fireDueTimers() {
-        let now = MonotonicNow.nanoseconds()
+        let now = MonotonicClock.nanoseconds()
         while let first = timers.min, first.deadline <= now {
             let timer = timers.removeMin()
             if cancelledTimers.remove(timer.id) == nil { timer.action() }
@@ -240,19 +241,10 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
 
     private func nextTimeoutMilliseconds() -> Int32 {
         guard let first = timers.min else { return -1 }
-        let now = MonotonicNow.nanoseconds()
+        let now = MonotonicClock.nanoseconds()
         if first.deadline <= now { return 0 }
         // Round up so we never wake just before a deadline and spin.
         return Int32(min((first.deadline - now + 999_999) / 1_000_000, 60_000))
-    }
-}
-
-/// CLOCK_MONOTONIC in nanoseconds (the routing log's clock too).
-enum MonotonicNow {
-    static func nanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 }
 

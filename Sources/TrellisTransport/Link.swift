@@ -224,7 +224,7 @@ public actor Link {
     }
 
     private func transmit(_ e: Envelope) throws(LinkError) {
-        if peers[e.target] != nil { peers[e.target]?.lastSent = MonotonicNow.nanoseconds() }
+        if peers[e.target] != nil { peers[e.target]?.lastSent = MonotonicClock.nanoseconds() }
         if let local = localPeer(e.target) {
             record(e, outcome: .sent, bytes: 0, via: "local")
             let from = self
@@ -390,7 +390,7 @@ public actor Link {
     }
 
     private func heard(from peer: ControllerID) {
-        let now = MonotonicNow.nanoseconds()
+        let now = MonotonicClock.nanoseconds()
         if peers[peer]?.connected == true {
             peers[peer]?.lastHeard = now
             return
@@ -409,7 +409,7 @@ public actor Link {
 
     private func heartbeat() {
         guard !closed else { return }
-        let now = MonotonicNow.nanoseconds()
+        let now = MonotonicClock.nanoseconds()
         let interval = options.heartbeatInterval.nanoseconds
         if case .child(let parent) = role, peers[parent]?.connected != true {
             // Not heard from the parent yet (or lost it): say hello again.
