@@ -283,16 +283,12 @@ public final class Solver {
             guard let entering = target.cells.filter({ $0.key.kind != .dummy && $0.value < -epsilon }).keys.min() else {
                 return
             }
-            var best: (ratio: Double, symbol: Symbol)?
+            var best = PivotChoice()
             for (symbol, row) in rows where symbol.kind != .external {
                 let c = row.coefficient(entering)
-                guard c < -epsilon else { continue }
-                let ratio = -row.constant / c
-                if best == nil || ratio < best!.ratio - epsilon || (abs(ratio - best!.ratio) <= epsilon && symbol < best!.symbol) {
-                    best = (ratio, symbol)
-                }
+                if c < -epsilon { best.offer(-row.constant / c, symbol) }
             }
-            guard let leaving = best?.symbol else {
+            guard let leaving = best.symbol else {
                 preconditionFailure("Solver: the objective is unbounded; the tableau is corrupt")
             }
             var row = rows.removeValue(forKey: leaving)!
@@ -306,14 +302,11 @@ public final class Solver {
     private func dualOptimize() {
         while let leaving = infeasible.popLast() {
             guard var row = rows[leaving], row.constant < 0 else { continue }
-            var best: (ratio: Double, symbol: Symbol)?
+            var best = PivotChoice()
             for (symbol, c) in row.cells where c > epsilon && symbol.kind != .dummy {
-                let ratio = objective.coefficient(symbol) / c
-                if best == nil || ratio < best!.ratio - epsilon || (abs(ratio - best!.ratio) <= epsilon && symbol < best!.symbol) {
-                    best = (ratio, symbol)
-                }
+                best.offer(objective.coefficient(symbol) / c, symbol)
             }
-            guard let entering = best?.symbol else {
+            guard let entering = best.symbol else {
                 preconditionFailure("Solver: dual optimization found no entering symbol; the tableau is corrupt")
             }
             rows.removeValue(forKey: leaving)
@@ -346,6 +339,21 @@ public final class Solver {
             }
         }
         return first?.1 ?? second?.1 ?? third
+    }
+}
+
+/// The minimum-ratio test of both simplex methods: the smallest ratio wins, and
+/// among ratios equal within `epsilon` the lowest symbol id (Bland's rule).
+private struct PivotChoice {
+    private(set) var symbol: Symbol?
+    private var ratio = Double.infinity
+
+    mutating func offer(_ r: Double, _ s: Symbol) {
+        guard let current = symbol else {
+            (ratio, symbol) = (r, s)
+            return
+        }
+        if r < ratio - epsilon || (abs(r - ratio) <= epsilon && s < current) { (ratio, symbol) = (r, s) }
     }
 }
 
