@@ -17,7 +17,8 @@ struct TransportBench: AsyncParsableCommand {
             Round trip: from the parent actor's send to the child controller's handler, \
             and its reply back to the parent's handler; raw and link measurements \
             alternate in blocks so that drift on a shared machine hits both alike. \
-            Every link message is written to the routing log, as in production.
+            Every link message is written to the routing log, as in production, unless \
+            --no-routing-log is given.
             """
     )
 
@@ -25,6 +26,8 @@ struct TransportBench: AsyncParsableCommand {
     @Option(help: "Messages for the fan-out measurement.") var fanoutMessages = 400_000
     @Option(help: "Children of the fan-out measurement.") var children = 16
     @Option(help: "Messages per child between flow-control acks.") var window = 500
+    @Flag(inversion: .prefixedNo, help: "Write every link message to the routing log, as in production; --no-routing-log measures what the log costs.")
+    var routingLog = true
 
     func validate() throws {
         guard iterations >= 100 else { throw ValidationError("--iterations must be at least 100") }
@@ -41,7 +44,7 @@ struct TransportBench: AsyncParsableCommand {
             if succeeded { try? FileManager.default.removeItem(atPath: run.path) }
             else { FileHandle.standardError.write(Data("routing logs kept in \(run.path)\n".utf8)) }
         }
-        let log = try RoutingLog(directory: run.logs, host: "bench")
+        let log = routingLog ? try RoutingLog(directory: run.logs, host: "bench") : RoutingLog.disabled
         defer { log.close() }
         print("transport benchmark: 64-byte messages over ipc between two processes, libzmq \(ZMQContext.libraryVersion)")
 
@@ -55,7 +58,7 @@ struct TransportBench: AsyncParsableCommand {
         let link = try await Link.bind(
             id: "bench", endpoint: linkEndpoint, loop: loop, log: log, onPeer: { connected.note($0) })
         let linkPeer = try BenchPeerProcess(
-            ["bench", "transport-peer", "--mode", "link-echo", "--endpoint", linkEndpoint, "--session", run.session])
+            ["bench", "transport-peer", "--mode", "link-echo", "--endpoint", linkEndpoint, "--session", run.session] + peerLogFlag)
         defer { linkPeer.stop() }
         try await connected.wait(for: 1)
 
@@ -89,9 +92,11 @@ struct TransportBench: AsyncParsableCommand {
             "bench=transport raw_p50_us=\(figure(r.p50 / 1000, 2)) raw_p99_us=\(figure(r.p99 / 1000, 2)) "
                 + "link_p50_us=\(figure(l.p50 / 1000, 2)) link_p99_us=\(figure(l.p99 / 1000, 2)) ratio=\(figure(ratio, 3)) "
                 + "fanout_msgs_per_s=\(Int(linkFanout)) raw_fanout_msgs_per_s=\(Int(rawFanout)) "
-                + "fanout_ratio=\(figure(linkFanout / rawFanout, 3)) iterations=\(rawSamples.count) children=\(children)")
+                + "fanout_ratio=\(figure(linkFanout / rawFanout, 3)) iterations=\(rawSamples.count) children=\(children) routing_log=\(routingLog ? "on" : "off")")
         succeeded = true
     }
+
+    private var peerLogFlag: [String] { routingLog ? [] : ["--no-routing-log"] }
 
     private func linkFanout(run: RunDirectory, loop: IOLoop, log: RoutingLog, driver: Driver, rounds: Int) async throws -> Double {
         let endpoint = try run.ipcEndpoint("fan")
@@ -99,7 +104,7 @@ struct TransportBench: AsyncParsableCommand {
         let link = try await Link.bind(id: "fan", endpoint: endpoint, loop: loop, log: log, onPeer: { connected.note($0) })
         let sink = try BenchPeerProcess(
             ["bench", "transport-peer", "--mode", "link-sink", "--endpoint", endpoint, "--children", "\(children)",
-             "--session", run.session])
+             "--session", run.session] + peerLogFlag)
         defer { sink.stop() }
         try await connected.wait(for: children)
         let ids = (0..<children).map { ControllerID(String(format: "sink%02d", $0))! }

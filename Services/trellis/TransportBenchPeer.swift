@@ -17,6 +17,7 @@ struct TransportBenchPeer: AsyncParsableCommand {
     @Option var children = 16
     @Option var window = 500
     @Option var session: String?
+    @Flag(inversion: .prefixedNo) var routingLog = true
 
     func run() async throws {
         switch mode {
@@ -79,7 +80,7 @@ struct TransportBenchPeer: AsyncParsableCommand {
     /// that count what they receive and report the count when asked.
     func linkPeer() async throws {
         let run = try RunDirectory.create(session: session ?? "bench-peer-\(getpid())")
-        let log = try RoutingLog(directory: run.logs, host: "bench-peer")
+        let log = routingLog ? try RoutingLog(directory: run.logs, host: "bench-peer") : RoutingLog.disabled
         let loop = IOLoop(name: "bench-peer")
         var links: [Link] = []
         if mode == .linkEcho {
