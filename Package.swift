@@ -6,6 +6,7 @@
 //   TrellisLog        the routing log: one JSON line per message event, written off the hot path
 //   TrellisTransport  libzmq sockets owned by I/O loops, and links between controllers
 //   TrellisLayout     constraints and an incremental Cassowary solver (no I/O, no views)
+//   TrellisCanvas     cells, geometry and surfaces with damage: what views draw into (no I/O)
 //   Services/trellis  the command-line tool (logs, bench, peer)
 import PackageDescription
 
@@ -17,6 +18,7 @@ let package = Package(
         .library(name: "TrellisLog", targets: ["TrellisLog"]),
         .library(name: "TrellisTransport", targets: ["TrellisTransport"]),
         .library(name: "TrellisLayout", targets: ["TrellisLayout"]),
+        .library(name: "TrellisCanvas", targets: ["TrellisCanvas"]),
         .executable(name: "trellis", targets: ["trellis"]),
     ],
     dependencies: [
@@ -40,6 +42,7 @@ let package = Package(
             ]
         ),
         .target(name: "TrellisLayout"),
+        .target(name: "TrellisCanvas", dependencies: ["TrellisWire"]),
         .executableTarget(
             name: "trellis",
             dependencies: [
