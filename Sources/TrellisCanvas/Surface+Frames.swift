@@ -1,0 +1,142 @@
+import TrellisWire
+
+// Damage out as frames, frames in as cells. A frame carries whole wide characters only,
+// so a receiver can apply it to any copy that was in step and stay free of orphan halves.
+
+extension Surface {
+    /// Beyond this many damage rectangles a frame carries their union instead: each
+    /// rectangle costs a header and a terminal cursor move, and damage that scattered is
+    /// usually most of the surface anyway.
+    public static let maxDamageRects = 64
+
+    /// True when a cell changed since the last `takeFrame` (or a resize is unsent).
+    public var isDamaged: Bool { tracker.isPending }
+
+    /// The changed regions since the last `takeFrame`, in surface coordinates: per-row spans
+    /// of changed cells, widened so no wide character is split, rows with the same span
+    /// stacked into one rectangle; their union once there are more than `maxDamageRects`.
+    public var damage: [Rect] {
+        let rects = tracker.rects { y, span in widened(span, row: y) }
+        guard rects.count > Self.maxDamageRects else { return rects }
+        var union = rects.reduce(Rect.zero) { $0.union($1) }
+        // The union's edges pass through rows that were not damaged there and may cut a
+        // wide character in two; one cell out on either side always clears it.
+        var left = union.minX
+        var right = union.maxX
+        for y in union.minY..<union.maxY {
+            let widenedRow = widened(union.minX..<union.maxX, row: y)
+            left = min(left, widenedRow.lowerBound)
+            right = max(right, widenedRow.upperBound)
+        }
+        union = Rect(x: left, y: union.minY, width: right - left, height: union.height)
+        return [union]
+    }
+
+    /// The damage since the last call as a frame numbered `number`, with the cells of each
+    /// damaged rectangle, or nil when nothing changed. Clears the damage.
+    public mutating func takeFrame(number: UInt32) -> FrameUpdate? {
+        guard tracker.isPending else { return nil }
+        let rects = damage
+        tracker.clear()
+        var out: [FrameUpdate.Damage] = []
+        out.reserveCapacity(rects.count)
+        for rect in rects {
+            var rectCells: [Cell] = []
+            rectCells.reserveCapacity(rect.width * rect.height)
+            for y in rect.minY..<rect.maxY {
+                let start = y * size.width + rect.minX
+                rectCells.append(contentsOf: cells[start..<(start + rect.width)])
+            }
+            out.append(FrameUpdate.Damage(rect: CellRect(rect), cells: rectCells))
+        }
+        return FrameUpdate(number: number, width: UInt16(size.width), height: UInt16(size.height), damage: out)
+    }
+
+    /// Applies a frame taken from another surface of the same size, recording the cells it
+    /// changes as damage here (a compositor's screen passes them on).
+    ///
+    /// A frame is atomic: it is checked whole before any cell changes, and a bad one throws
+    /// `SurfaceError` and leaves the surface as it was. Checked: the size matches; every
+    /// rectangle is inside the surface and has exactly its area in cells; every scalar is
+    /// drawable (a continuation marker or a character taking one or two columns); and, in
+    /// the surface as it would be, every continuation cell follows a wide character and
+    /// every wide character is followed by one.
+    public mutating func apply(_ frame: FrameUpdate) throws {
+        let f = frame.number
+        guard Int(frame.width) == size.width, Int(frame.height) == size.height else {
+            throw SurfaceError("frame \(f) is \(frame.width)×\(frame.height), the surface is \(size)")
+        }
+        var next = cells
+        for (n, d) in frame.damage.enumerated() {
+            let r = Rect(d.rect)
+            guard r.minX >= 0, r.minY >= 0, r.maxX <= size.width, r.maxY <= size.height else {
+                throw SurfaceError("frame \(f): damage \(n) at \(r) is outside the \(size) surface")
+            }
+            guard d.cells.count == d.rect.area else {
+                throw SurfaceError("frame \(f): damage \(n) at \(r) has \(d.cells.count) cells, needs \(d.rect.area)")
+            }
+            var k = 0
+            for y in r.minY..<r.maxY {
+                for x in r.minX..<r.maxX {
+                    let cell = d.cells[k]
+                    k += 1
+                    guard cell.scalar == Cell.continuation || Self.columns(of: cell.scalar) > 0 else {
+                        throw SurfaceError(
+                            "frame \(f): damage \(n) has scalar \(cell.scalar) at (\(x), \(y)), which takes no column")
+                    }
+                    next[y * size.width + x] = cell
+                }
+            }
+        }
+        // Pairs are checked on the result, one column beyond each rectangle, because a
+        // rectangle may complete or break a character whose other half it does not hold.
+        for (n, d) in frame.damage.enumerated() {
+            let r = Rect(d.rect)
+            for y in r.minY..<r.maxY {
+                for x in max(0, r.minX - 1)..<min(size.width, r.maxX + 1) {
+                    let i = y * size.width + x
+                    if next[i].scalar == Cell.continuation {
+                        guard x > 0, Self.columns(of: next[i - 1].scalar) == 2 else {
+                            throw SurfaceError(
+                                "frame \(f): damage \(n) leaves a continuation cell at (\(x), \(y)) not after a wide character")
+                        }
+                    } else if Self.columns(of: next[i].scalar) == 2 {
+                        guard x + 1 < size.width, next[i + 1].scalar == Cell.continuation else {
+                            throw SurfaceError(
+                                "frame \(f): damage \(n) leaves the wide character at (\(x), \(y)) without its continuation cell")
+                        }
+                    }
+                }
+            }
+        }
+        for d in frame.damage {
+            let r = Rect(d.rect)
+            var k = 0
+            for y in r.minY..<r.maxY {
+                for x in r.minX..<r.maxX {
+                    store(d.cells[k], x: x, y: y)
+                    k += 1
+                }
+            }
+        }
+    }
+
+    /// `span` of row y, grown by one cell at either end that would cut a wide character.
+    func widened(_ span: Range<Int>, row y: Int) -> Range<Int> {
+        let rowStart = y * size.width
+        var lower = span.lowerBound
+        var upper = span.upperBound
+        if lower > 0, lower < size.width, cells[rowStart + lower].scalar == Cell.continuation {
+            lower -= 1
+        }
+        if upper < size.width, upper > 0, cells[rowStart + upper].scalar == Cell.continuation {
+            upper += 1
+        }
+        return lower..<upper
+    }
+
+    /// Columns of a cell's scalar; 0 for values that are not Unicode scalars.
+    static func columns(of scalar: UInt32) -> Int {
+        Unicode.Scalar(scalar).map { CharacterWidth.columns(of: $0) } ?? 0
+    }
+}
