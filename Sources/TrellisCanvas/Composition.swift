@@ -1,0 +1,45 @@
+/// One surface as placed on a screen: what the compositor keeps per controller, from its
+/// `Placement` and its latest frames.
+public struct Layer: Sendable {
+    public var surface: Surface
+    /// Where the surface's top-left cell goes, in screen coordinates. Cells of the surface
+    /// beyond the frame's size are not shown; frame area the surface does not cover is left
+    /// as the layers below drew it.
+    public var frame: Rect
+    /// The part of the screen this layer may draw on, in screen coordinates (a container
+    /// clips its children to itself).
+    public var clip: Rect
+    /// Higher draws later, over lower; equal z draws in array order.
+    public var z: Int
+    public var visible: Bool
+
+    /// A layer clipped to `clip`, or to its own frame when `clip` is nil.
+    public init(surface: Surface, frame: Rect, clip: Rect? = nil, z: Int = 0, visible: Bool = true) {
+        self.surface = surface
+        self.frame = frame
+        self.clip = clip ?? frame
+        self.z = z
+        self.visible = visible
+    }
+}
+
+/// Draws layers onto a screen surface: the compositor's one drawing operation.
+public enum Composition {
+    /// Draws the visible `layers` into `screen` in ascending z, equal z in array order, each
+    /// limited to its clip, its frame and the screen's own clip (so a compositor can redraw
+    /// just a damaged region by narrowing it).
+    ///
+    /// Wide characters follow the surface rules: one cut by a layer's clip edge is drawn as a
+    /// space, and a layer covering half of a lower layer's wide character blanks the other
+    /// half. Cells that end up different become the screen's damage.
+    public static func compose(_ layers: [Layer], into screen: inout Surface) {
+        // Sorting indices by (z, index) is stable whatever sort algorithm the library uses.
+        let order = layers.indices.sorted { (layers[$0].z, $0) < (layers[$1].z, $1) }
+        for i in order where layers[i].visible {
+            let layer = layers[i]
+            screen.withState(origin: layer.frame.origin, clip: layer.clip.intersection(layer.frame)) { screen in
+                screen.blit(layer.surface, at: .zero)
+            }
+        }
+    }
+}
