@@ -7,6 +7,8 @@
 //   TrellisTransport  libzmq sockets owned by I/O loops, and links between controllers
 //   TrellisLayout     constraints and an incremental Cassowary solver (no I/O, no views)
 //   TrellisCanvas     cells, geometry and surfaces with damage: what views draw into (no I/O)
+//   TrellisViews      views in cells, anchors on the solver, widgets, view files (main actor)
+//   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
 //   Services/trellis  the command-line tool (logs, bench, peer)
 import PackageDescription
 
@@ -19,11 +21,14 @@ let package = Package(
         .library(name: "TrellisTransport", targets: ["TrellisTransport"]),
         .library(name: "TrellisLayout", targets: ["TrellisLayout"]),
         .library(name: "TrellisCanvas", targets: ["TrellisCanvas"]),
+        .library(name: "TrellisViews", targets: ["TrellisViews"]),
+        .library(name: "TrellisControllers", targets: ["TrellisControllers"]),
         .executable(name: "trellis", targets: ["trellis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -43,6 +48,11 @@ let package = Package(
         ),
         .target(name: "TrellisLayout"),
         .target(name: "TrellisCanvas", dependencies: ["TrellisWire"]),
+        .target(
+            name: "TrellisViews",
+            dependencies: ["TrellisCanvas", "TrellisLayout", "TrellisWire", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(name: "TrellisControllers", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]),
         .executableTarget(
             name: "trellis",
             dependencies: [
@@ -55,6 +65,8 @@ let package = Package(
         .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog"]),
         .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "CZeroMQ"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
+        .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas"]),
+
     ],
     swiftLanguageModes: [.v6]
 )

@@ -173,7 +173,7 @@ actor Driver {
     /// Sends `window` messages to every child, then waits until each has
     /// acknowledged its last one; `rounds` times. Returns the seconds taken.
     func fanout(_ link: Link, to children: [ControllerID], rounds: Int, window: Int) async throws -> Double {
-        let touch = Message.touch(Touch(phase: .moved, x: 10, y: 5, timestamp: 0))
+        let touch = Message.touch(TouchInput(phase: .moved, x: 10, y: 5, timestamp: 0))
         let start = MonotonicClock.nanoseconds()
         for _ in 0..<rounds {
             for child in children {

@@ -5,7 +5,7 @@ public enum Message: Sendable, Equatable {
     case ack
     case error(WireError)
     case heartbeat
-    case touch(Touch)
+    case touch(TouchInput)
     case key(KeyPress)
     case traits(Traits)
     case appearance(Appearance)
@@ -98,7 +98,7 @@ public enum WireErrorCode: UInt16, Sendable, CaseIterable {
 // MARK: - Input
 
 /// A pointer event in the receiver's coordinate space (cells).
-public struct Touch: Sendable, Equatable {
+public struct TouchInput: Sendable, Equatable {
     public enum Phase: UInt8, Sendable, CaseIterable { case began, moved, ended, cancelled }
     public var phase: Phase
     public var modifiers: KeyModifiers

@@ -85,10 +85,10 @@ extension Message {
             let n = Int(try r.u16("text length"))
             return .error(WireError(code, try r.utf8(length: n, max: WireLimits.maxErrorText, "error text")))
         case .touch:
-            let phase = try r.enumeration(Touch.Phase.self, "touch phase")
+            let phase = try r.enumeration(TouchInput.Phase.self, "touch phase")
             let modifiers = try modifiers(&r)
             return .touch(
-                Touch(
+                TouchInput(
                     phase: phase, modifiers: modifiers, tapCount: try r.u16("tap count"),
                     pointer: try r.u32("pointer"), x: try r.i32("x"), y: try r.i32("y"),
                     timestamp: try r.u64("timestamp")))

@@ -8,7 +8,7 @@ let everyKind: [Message] = [
     .ack,
     .error(WireError(.unknownTarget, "target x is not served here")),
     .heartbeat,
-    .touch(Touch(phase: .cancelled, modifiers: [.shift, .control], tapCount: 2, pointer: 7, x: -3, y: 41, timestamp: 99)),
+    .touch(TouchInput(phase: .cancelled, modifiers: [.shift, .control], tapCount: 2, pointer: 7, x: -3, y: 41, timestamp: 99)),
     .key(KeyPress(special: .escape, modifiers: [.alt], text: "日本語", timestamp: 12)),
     .traits(Traits(horizontal: .compact, vertical: .regular, style: .dark, direction: .rightToLeft, colorDepth: .ansi256, contentSize: .large)),
     .appearance(Appearance(.willDisappear, animated: true)),
@@ -58,7 +58,7 @@ struct WireCodecTests {
 
     @Test("the header is laid out as the document says: little-endian <HHIQQQ32s32s>")
     func headerLayout() {
-        let h = WireCodec.encodeHeader(envelope(.touch(Touch(phase: .began, x: 1, y: 1, timestamp: 0)), flags: [.ackRequested]))
+        let h = WireCodec.encodeHeader(envelope(.touch(TouchInput(phase: .began, x: 1, y: 1, timestamp: 0)), flags: [.ackRequested]))
         #expect(Array(h[0..<2]) == [16, 0])  // kind touch
         #expect(Array(h[2..<4]) == [1, 0])  // ackRequested
         #expect(Array(h[4..<8]) == [0, 0, 0, 0])  // reserved
@@ -95,7 +95,7 @@ struct WireCodecTests {
         cases.append(("empty target id", [[], good[1], header, good[3]], .malformedHeader))
         cases.append(("truncated body", [[], good[1], good[2], Array(good[3].dropLast())], .truncatedBody))
         cases.append(("trailing bytes", [[], good[1], good[2], good[3] + [0]], .invalidBody))
-        let touch = WireCodec.encode(envelope(.touch(Touch(phase: .began, x: 0, y: 0, timestamp: 0))))
+        let touch = WireCodec.encode(envelope(.touch(TouchInput(phase: .began, x: 0, y: 0, timestamp: 0))))
         cases.append(("oversized touch", [[], touch[1], touch[2], touch[3] + Array(repeating: 0, count: 4096)], .oversizedBody))
         var badPhase = touch[3]
         badPhase[0] = 9

@@ -1,0 +1,57 @@
+import TrellisCanvas
+import TrellisLog
+import TrellisViews
+import TrellisWire
+
+/// How a parent reaches a child: every call UIKit's machinery makes on a child is a
+/// `Message` here. In one process the message value is handed over directly — the
+/// link's same-process path, no encoding — and logged as a link would log it
+/// (`via: local`); a child in another process gets the same message over its link.
+extension ViewController {
+    /// Hands `message` to `target` and returns its answer: nil for a plain
+    /// acknowledgement, a reply for a request, a declined reply for a touch that nothing
+    /// in the target's tree handled.
+    @discardableResult
+    func send(_ message: Message, to target: ViewController) -> Reply? {
+        // Logged at hand-over, before the callback runs, so nested messages it causes
+        // follow it in the log as they follow it in time.
+        window?.route(kind: message.kind.name, from: id, to: target.id, outcome: .delivered, reason: nil)
+        let answer = target.receive(message, from: self)
+        if let answer {
+            window?.route(kind: "reply", from: target.id, to: id, outcome: .delivered, reason: answer.status == .ok ? nil : "\(answer.status)")
+        }
+        return answer
+    }
+
+    /// The receiving side: turns a message into the UIKit callback it stands for.
+    func receive(_ message: Message, from sender: ViewController) -> Reply? {
+        switch message {
+        case .containment(let c):
+            let other = c.parent == sender.id ? sender : nil
+            switch c.phase {
+            case .willMove: willMove(toParent: other)
+            case .didMove: didMove(toParent: other)
+            }
+        case .appearance(let a):
+            switch a.phase {
+            case .willAppear: beginAppearanceTransition(true, animated: a.animated)
+            case .willDisappear: beginAppearanceTransition(false, animated: a.animated)
+            case .didAppear, .didDisappear: endAppearanceTransition()
+            }
+        case .traits(let t):
+            applyTraits(TraitCollection(t))
+        case .sizeTransition(let s):
+            receiveSizeTransition(Size(width: Int(s.width), height: Int(s.height)), duration: Double(s.durationMilliseconds) / 1000)
+        case .memoryWarning:
+            didReceiveMemoryWarning()
+        case .touch(let t):
+            return routeTouch(t) ? nil : Reply(status: .declined)
+        case .request(let r):
+            return answer(r, from: sender)
+        default:
+            window?.route(kind: message.kind.name, from: sender.id, to: id, outcome: .rejected, reason: "a controller does not accept \(message.kind.name) from another controller")
+            return Reply(status: .failed)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+import TrellisCanvas
+import TrellisWire
+
+extension ViewController {
+    /// The traits this controller lays out for: its parent's, with the parent's override
+    /// for it applied; the window's for the root.
+    public var traitCollection: TraitCollection { traitStorage ?? TraitCollection() }
+
+    /// Overrides some traits of `child` (fields left `.unspecified` are inherited).
+    /// The child, and its subtree, get `traitCollectionDidChange` if that changes theirs.
+    public func setOverrideTraitCollection(_ traits: TraitCollection?, forChild child: ViewController) {
+        precondition(child.parent === self, "setOverrideTraitCollection: \(child.id) is not a child of \(id)")
+        traitOverrides[ObjectIdentifier(child)] = traits
+        pushTraits(to: child)
+    }
+
+    public func overrideTraitCollection(forChild child: ViewController) -> TraitCollection? {
+        traitOverrides[ObjectIdentifier(child)]
+    }
+
+    /// Takes `traits`; when they differ, calls `traitCollectionDidChange` and then
+    /// passes them down — parent before children (top-down).
+    func applyTraits(_ traits: TraitCollection) {
+        let previous = traitStorage
+        guard previous != traits else { return }
+        traitStorage = traits
+        traitCollectionDidChange(previous)
+        for child in children { pushTraits(to: child) }
+    }
+
+    func pushTraits(to child: ViewController) {
+        let traits = traitCollection.overridden(by: traitOverrides[ObjectIdentifier(child)])
+        guard child.traitStorage != traits else { return }
+        send(.traits(traits.wire), to: child)
+    }
+}

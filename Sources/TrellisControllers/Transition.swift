@@ -1,0 +1,70 @@
+import TrellisCanvas
+import TrellisViews
+
+/// Misuse of the containment API, with what to do about it.
+public struct ContainmentError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+/// Options of `transition(from:to:…)`; the curve is the compositor's to apply.
+public struct TransitionOptions: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let curveEaseInOut = TransitionOptions([])
+    public static let curveLinear = TransitionOptions(rawValue: 1 << 0)
+}
+
+extension ViewController {
+    /// Swaps one child's view for another's (UIKit's
+    /// `transition(from:to:duration:options:animations:completion:)`, S3-4).
+    ///
+    /// Both must be children of this controller and `from`'s view must be in this
+    /// controller's tree; otherwise nothing happens and the error says why. `to`'s view
+    /// is added beside `from`'s (same superview, in front), `animations` run inside an
+    /// animation of `duration` — frames set there are shown moving by the compositor — and
+    /// when it is over `from`'s view is removed and `completion(true)` runs; the caller
+    /// calls `removeFromParent` and `didMove(toParent:)` there, as in UIKit. If this
+    /// controller is visible, `to` gets will/did-appear and `from` will/did-disappear
+    /// around the animation, balanced.
+    public func transition(
+        from: ViewController, to: ViewController, duration: Double, options: TransitionOptions = [],
+        animations: (@MainActor () -> Void)?, completion: (@MainActor (Bool) -> Void)?
+    ) throws(ContainmentError) {
+        guard from.parent === self, to.parent === self else {
+            let stray = [from, to].filter { $0.parent !== self }.map(\.id.rawValue).joined(separator: " and ")
+            throw ContainmentError(message: "transition(from: \(from.id), to: \(to.id)): \(stray) \(stray.contains(" and ") ? "are" : "is") not a child of \(id); both must be children of the controller that runs the transition (call addChild first).")
+        }
+        guard from !== to else {
+            throw ContainmentError(message: "transition(from:to:): from and to are the same controller \(from.id).")
+        }
+        guard let superview = from.viewIfLoaded?.superview, from.view.isDescendant(of: view) else {
+            throw ContainmentError(message: "transition(from: \(from.id), to: \(to.id)): the view of \(from.id) is not in the view tree of \(id); add it first.")
+        }
+        let visible = appearanceState == .appeared || appearanceState == .appearing
+        from.appearance.drivenByContainer = true
+        to.appearance.drivenByContainer = true
+        if visible {
+            send(.appearance(.init(.willAppear, animated: duration > 0)), to: to)
+            send(.appearance(.init(.willDisappear, animated: duration > 0)), to: from)
+        }
+        superview.addSubview(to.view)
+        let finish: @MainActor (Bool) -> Void = { [weak self] finished in
+            guard let self else { return }
+            from.view.removeFromSuperview()
+            if visible {
+                self.send(.appearance(.init(.didAppear, animated: duration > 0)), to: to)
+                self.send(.appearance(.init(.didDisappear, animated: duration > 0)), to: from)
+            }
+            from.appearance.drivenByContainer = false
+            to.appearance.drivenByContainer = false
+            completion?(finished)
+        }
+        if let animator = window?.animator {
+            animator.animate(in: view, duration: duration, { animations?() }, completion: finish)
+        } else {
+            animations?()
+            finish(true)
+        }
+    }
+}

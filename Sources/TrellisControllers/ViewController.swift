@@ -1,0 +1,219 @@
+import TrellisCanvas
+import TrellisLog
+import TrellisViews
+import TrellisWire
+
+/// The unit of ownership: one controller owns one view subtree (UIKit's
+/// `UIViewController`, with its lifecycle and containment semantics).
+///
+/// A parent never calls the lifecycle of a child directly: what UIKit's containers
+/// call — appearance, containment, traits, size, memory warnings, touches — goes to the
+/// child as a `Message` (TrellisWire), delivered on the same-process path here and over
+/// a link when the child lives in another process, and logged the same way in both
+/// (docs/LIFECYCLE.md). In a process, controllers share the main actor, as UIKit's do.
+@MainActor
+open class ViewController: Responder, ViewOwner {
+    /// Its address on links and in the routing log.
+    public let id: ControllerID
+    /// Shown by containers (navigation bar, tab bar) and in logs.
+    open var title: String?
+
+    /// `id` defaults to the class name and a number unique in the process.
+    public init(id: ControllerID? = nil) {
+        self.id = id ?? ControllerIdentity.next(for: Self.self)
+        super.init()
+    }
+
+    // MARK: - The view
+
+    private var loadedView: View?
+
+    /// The root view, loaded on first access (`loadView`, then `viewDidLoad`).
+    public var view: View {
+        get {
+            loadViewIfNeeded()
+            return loadedView!
+        }
+        set { install(newValue) }
+    }
+
+    /// The root view if it is loaded, without loading it.
+    public var viewIfLoaded: View? { loadedView }
+    public var isViewLoaded: Bool { loadedView != nil }
+
+    public func loadViewIfNeeded() {
+        guard loadedView == nil else { return }
+        loadView()
+        if loadedView == nil { install(View()) }
+        viewDidLoad()
+    }
+
+    /// Creates the root view. Override to install your own view class (S0-2); do not
+    /// call `super` then. The default makes a plain `View`.
+    open func loadView() {
+        view = View()
+    }
+
+    private func install(_ newView: View) {
+        if let old = loadedView, old !== newView { old.owner = nil }
+        loadedView = newView
+        newView.owner = self
+    }
+
+    open func viewDidLoad() {}
+
+    // MARK: - Lifecycle callbacks (override; the framework calls them)
+
+    open func viewWillAppear(_ animated: Bool) {}
+    open func viewDidAppear(_ animated: Bool) {}
+    open func viewWillDisappear(_ animated: Bool) {}
+    open func viewDidDisappear(_ animated: Bool) {}
+    open func viewWillLayoutSubviews() {}
+    open func viewDidLayoutSubviews() {}
+    /// Whether children get appearance callbacks automatically when this controller gets
+    /// them (UIKit's default, true). Return false to call `beginAppearanceTransition` /
+    /// `endAppearanceTransition` on them yourself.
+    open var shouldAutomaticallyForwardAppearanceMethods: Bool { true }
+
+    /// Called after the trait collection changed — only when it did — parent first.
+    open func traitCollectionDidChange(_ previous: TraitCollection?) {}
+
+    /// A size change is coming: the default forwards it to every child with the size
+    /// `size(forChildContentContainer:withParentContainerSize:)` gives. Run animations
+    /// alongside with `coordinator.animate(alongsideTransition:completion:)` (S4-4).
+    open func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {
+        for child in children where child.isViewShown(in: self) {
+            let childSize = self.size(forChildContentContainer: child, withParentContainerSize: size)
+            coordinator.forward(childSize, to: child, from: self)
+        }
+    }
+
+    /// The size a child is told about in a size transition. The default returns
+    /// `parentSize`, as UIKit's does; a container whose children fill only part of its
+    /// view overrides it. The child's real frame still comes from layout.
+    open func size(forChildContentContainer child: ViewController, withParentContainerSize parentSize: Size) -> Size {
+        parentSize
+    }
+
+    /// A request from a descendant (delegation upward, S1-3, S2-4): return a reply to
+    /// answer it, or nil to pass it on to this controller's parent. The child never knows
+    /// which ancestor answered.
+    open func handle(_ request: Request, from child: ViewController) -> Reply? { nil }
+
+    /// The default forwards the warning to every child (as a `memory-warning` message).
+    open func didReceiveMemoryWarning() {
+        for child in children { send(.memoryWarning, to: child) }
+    }
+
+    // MARK: - Containment
+
+    public private(set) weak var parent: ViewController?
+    public private(set) var children: [ViewController] = []
+
+    /// Makes `child` a child: UIKit's order — a child with another parent is first
+    /// removed from it (`removeFromParent`, so it gets `didMove(toParent: nil)`), then
+    /// the child gets `willMove(toParent: self)`, then it is in `children`. Installing
+    /// its view and calling `didMove(toParent:)` is the container's job (S0-4, S3-2).
+    public func addChild(_ child: ViewController) {
+        guard child !== self, child.parent !== self else { return }
+        precondition(!isDescendant(of: child), "\(child.id) is an ancestor of \(id); a controller tree has no cycles")
+        if child.parent != nil { child.removeFromParent() }
+        send(.containment(Containment(.willMove, parent: id)), to: child)
+        children.append(child)
+        child.parent = self
+        if traitStorage != nil { pushTraits(to: child) }
+    }
+
+    /// Leaves the parent: out of its `children`, then `didMove(toParent: nil)` itself.
+    /// The container calls `willMove(toParent: nil)` before and removes the view (S3-2).
+    public func removeFromParent() {
+        guard let p = parent else { return }
+        p.children.removeAll { $0 === self }
+        parent = nil
+        p.send(.containment(Containment(.didMove, parent: nil)), to: self)
+    }
+
+    /// Called before the controller is added to or removed from a parent. When you
+    /// override it, call `super`.
+    open func willMove(toParent parent: ViewController?) {}
+    /// Called after. When you override it, call `super`.
+    open func didMove(toParent parent: ViewController?) {}
+
+    public func isDescendant(of other: ViewController) -> Bool {
+        var c: ViewController? = self
+        while let current = c {
+            if current === other { return true }
+            c = current.parent
+        }
+        return false
+    }
+
+    /// The window this controller's tree is shown in, if any.
+    public var window: Window? {
+        var c: ViewController = self
+        while let p = c.parent { c = p }
+        return c.hostingWindow
+    }
+    weak var hostingWindow: Window?
+
+    // MARK: - ViewOwner
+
+    public func refusalToEmbed(in superview: View) -> String? {
+        let container = superview.layoutRoot.owner as? ViewController
+        if let p = parent {
+            if container === p { return nil }
+            return "Cannot add the view of \(id) to \(container.map { "the view tree of \($0.id)" } ?? "a view outside any controller"): "
+                + "its parent is \(p.id). A child's root view goes only into its parent's view tree."
+        }
+        if let container {
+            return "Cannot add the view of \(id) to the view tree of \(container.id): \(id) is not its child. "
+                + "Call \(container.id).addChild(\(id)) first."
+        }
+        return nil
+    }
+
+    public func rootViewDidMove(from oldSuperview: View?) {
+        appearanceFollowsViewMove()
+    }
+
+    // MARK: - Responder chain
+
+    /// The chain ends at the controller: a touch nobody in this tree handled is carried
+    /// into the parent's tree by the touch router — the same way whether the parent is
+    /// in this process or behind a link (S0-3). See `unhandledTouches`.
+    open override var next: Responder? { nil }
+
+    open override func unhandledTouches(_ touches: Set<Touch>) {
+        touchRouting.unhandled = true
+    }
+
+    var touchRouting = TouchRoutingState()
+
+    // MARK: - State kept for the lifecycle machinery
+
+    var appearance = AppearanceMachine()
+    /// What this controller last drew: the content of its surface in the compositor.
+    public internal(set) var surface = Surface(size: .zero)
+    /// The coordinator of the size transition being delivered to this controller.
+    var pendingCoordinator: TransitionCoordinator?
+    var traitStorage: TraitCollection?
+    var traitOverrides: [ObjectIdentifier: TraitCollection] = [:]
+    /// `preferredContentSize` changes are reported to the parent.
+    open var preferredContentSize: Size = .zero {
+        didSet { if preferredContentSize != oldValue { parent?.preferredContentSizeDidChange(forChild: self) } }
+    }
+    open func preferredContentSizeDidChange(forChild child: ViewController) {}
+}
+
+/// Default controller ids: "TypeName-N", cut to fit the protocol's 32 bytes.
+@MainActor
+enum ControllerIdentity {
+    private static var counter = 0
+    static func next(for type: Any.Type) -> ControllerID {
+        counter += 1
+        let suffix = "-\(counter)"
+        let name = String(describing: type).filter { $0.isLetter || $0.isNumber }
+        let base = String(name.prefix(ControllerID.maxLength - suffix.count))
+        return ControllerID(base.isEmpty ? "C\(suffix)" : base + suffix) ?? ControllerID("C\(suffix)")!
+    }
+}

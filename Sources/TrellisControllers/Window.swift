@@ -1,0 +1,183 @@
+import TrellisCanvas
+import TrellisLog
+import TrellisViews
+import TrellisWire
+
+/// The top of a controller tree in one process: the screen size, the traits that
+/// follow from it, the root controller's appearance, input at the root, and the
+/// composition of every in-process controller's surface into one screen.
+///
+/// In a host process the compositor plays this part for the root (issue 4); in tests and
+/// in single-process apps the window does, with the same messages.
+@MainActor
+public final class Window {
+    /// Fills the screen; the root controller's view goes inside it.
+    public let rootView: View
+    public private(set) var size: Size
+    /// The non-size traits of the terminal (size classes come from `size`).
+    public var environment = TraitCollection(
+        userInterfaceStyle: .dark, layoutDirection: .leftToRight, colorDepth: .trueColor, contentSizeCategory: .medium)
+    public let animator = Animator()
+    /// Every message the in-process tree delivers is logged here, as a link logs.
+    public let log: RoutingLog
+    public let host: String
+    /// Sees every routing record too; for tests and the `tree` command.
+    public var observer: (@MainActor (RoutingRecord) -> Void)?
+
+    public init(size: Size, log: RoutingLog = .disabled, host: String = "app") {
+        self.size = size
+        self.log = log
+        self.host = host
+        rootView = View(frame: Rect(origin: .zero, size: size))
+        rootView.identifier = "window"
+    }
+
+    public var rootViewController: ViewController? {
+        didSet {
+            guard oldValue !== rootViewController else { return }
+            if let old = oldValue {
+                if old.appearanceState == .appeared || old.appearanceState == .appearing {
+                    old.beginAppearanceTransition(false, animated: false)
+                    old.endAppearanceTransition()
+                }
+                old.viewIfLoaded?.removeFromSuperview()
+                old.hostingWindow = nil
+            }
+            guard let root = rootViewController else { return }
+            precondition(root.parent == nil, "the root controller \(root.id) has a parent")
+            root.hostingWindow = self
+            root.applyTraits(traits)
+            if isVisible { show(root) }
+        }
+    }
+
+    public private(set) var isVisible = false
+
+    /// Shows the root controller: its view fills the window, then it appears
+    /// (`viewWillAppear` … `viewDidAppear`, forwarded down the tree).
+    public func makeKeyAndVisible() {
+        guard !isVisible else { return }
+        isVisible = true
+        if let root = rootViewController { show(root) }
+    }
+
+    private func show(_ root: ViewController) {
+        route(kind: "appearance", from: "window", to: root.id, outcome: .delivered, reason: nil)
+        root.beginAppearanceTransition(true, animated: false)
+        root.view.frame = rootView.bounds
+        rootView.addSubview(root.view)
+        rootView.layoutIfNeeded()
+        root.endAppearanceTransition()
+    }
+
+    /// The traits of the whole screen.
+    public var traits: TraitCollection {
+        let classes = TraitCollection.sizeClasses(for: size)
+        var t = environment
+        t.horizontalSizeClass = classes.horizontal
+        t.verticalSizeClass = classes.vertical
+        return t
+    }
+
+    /// A terminal resize: a size transition at the root (`viewWillTransition(to:with:)`
+    /// down the tree), then the traits that follow from the size, then layout, then what
+    /// the tree registered to run alongside, then the completions (S0-1, S4-4).
+    public func resize(to newSize: Size) {
+        guard newSize != size else { return }
+        let coordinator = TransitionCoordinator(size: newSize, duration: 0)
+        if let root = rootViewController {
+            route(kind: "size", from: "window", to: root.id, outcome: .delivered, reason: nil)
+            root.pendingCoordinator = coordinator
+            root.viewWillTransition(to: newSize, with: coordinator)
+            root.pendingCoordinator = nil
+        }
+        size = newSize
+        rootView.frame = Rect(origin: .zero, size: newSize)
+        rootViewController?.applyTraits(traits)
+        rootViewController?.viewIfLoaded?.frame = rootView.bounds
+        rootView.layoutIfNeeded()
+        coordinator.runAlongside()
+        rootView.layoutIfNeeded()
+        coordinator.complete()
+    }
+
+    /// One touch at a screen point, routed from the root down (DESIGN: no shortcut
+    /// past the containers). Returns whether anything handled it.
+    @discardableResult
+    public func touch(_ phase: TouchInput.Phase, at point: Point, pointer: UInt32 = 0) -> Bool {
+        guard let root = rootViewController else { return false }
+        let input = TouchInput(phase: phase, tapCount: 1, pointer: pointer, x: Int32(point.x), y: Int32(point.y), timestamp: MonotonicClock.nanoseconds())
+        route(kind: "touch", from: "window", to: root.id, outcome: .delivered, reason: nil)
+        return root.routeTouch(input)
+    }
+
+    /// A tap: began and ended at one point.
+    @discardableResult
+    public func tap(at point: Point, pointer: UInt32 = 0) -> Bool {
+        let began = touch(.began, at: point, pointer: pointer)
+        let ended = touch(.ended, at: point, pointer: pointer)
+        return began || ended
+    }
+
+    /// A memory warning for the whole tree.
+    public func simulateMemoryWarning() {
+        guard let root = rootViewController else { return }
+        route(kind: "memory-warning", from: "window", to: root.id, outcome: .delivered, reason: nil)
+        root.didReceiveMemoryWarning()
+    }
+
+    /// Runs animation completions that are due.
+    @discardableResult
+    public func tick() -> Bool { animator.tick() }
+
+    // MARK: Composition
+
+    /// Lays out, renders every controller's surface and composes them as the compositor
+    /// would: each child's surface at its viewport's (presentation) frame, clipped by its
+    /// ancestors, above its parent.
+    public func compose() -> Surface {
+        rootView.layoutIfNeeded()
+        var layers: [Layer] = []
+        var screen = Surface(size: size)
+        var own = Surface(size: size)
+        let top = ViewRenderer.render(rootView, into: &own)
+        layers.append(Layer(surface: own, frame: Rect(origin: .zero, size: size), clip: Rect(origin: .zero, size: size), z: 0, visible: true))
+        collect(top, offset: .zero, clip: Rect(origin: .zero, size: size), into: &layers)
+        Composition.compose(layers, into: &screen)
+        return screen
+    }
+
+    private func collect(_ placements: [ViewportPlacement], offset: Point, clip: Rect, into layers: inout [Layer]) {
+        for p in placements {
+            guard let child = p.view.owner as? ViewController else { continue }
+            let shown = animator.presentationFrame(of: p.view)
+            let frame = p.frame.offsetBy(dx: offset.x + shown.minX - p.view.frame.minX, dy: offset.y + shown.minY - p.view.frame.minY)
+            let layerClip = p.clip.offsetBy(dx: offset.x, dy: offset.y).intersection(clip)
+            let placements = child.renderSurface()
+            layers.append(Layer(surface: child.surface, frame: frame, clip: layerClip, z: layers.count, visible: true))
+            collect(placements, offset: frame.origin, clip: layerClip, into: &layers)
+        }
+    }
+
+    /// The composed screen as text, rows joined by newlines.
+    public var screenText: String { compose().text }
+
+    // MARK: Routing log
+
+    func route(kind: String, from: some CustomStringConvertible, to: some CustomStringConvertible, outcome: RoutingRecord.Outcome, reason: String?) {
+        guard log.isEnabled || observer != nil else { return }
+        let r = RoutingRecord(
+            host: host, at: to.description, source: from.description, target: to.description, kind: kind,
+            outcome: outcome, via: "local", reason: reason)
+        log.record(r)
+        observer?(r)
+    }
+}
+
+extension ViewController {
+    /// Redraws this controller's own surface from its view tree; returns its children's
+    /// viewports.
+    func renderSurface() -> [ViewportPlacement] {
+        ViewRenderer.render(view, into: &surface)
+    }
+}

@@ -1,0 +1,72 @@
+import TrellisCanvas
+
+/// One finger (or mouse pointer) on the screen, as a view sees it.
+///
+/// A touch is delivered to the view it began on for its whole life (UIKit's rule), even
+/// when it moves outside that view. `location` is in the coordinates of the surface the
+/// touch was delivered on (the controller's root view); `location(in:)` converts it.
+public struct Touch: Hashable, Sendable {
+    public enum Phase: Sendable, Hashable { case began, moved, ended, cancelled }
+    public var phase: Phase
+    /// Which pointer: touches with the same id belong to one gesture.
+    public var pointer: UInt32
+    public var tapCount: Int
+    /// In the coordinates of the root view of the tree that received it.
+    public var location: Point
+    public var timestamp: UInt64
+
+    public init(phase: Phase, pointer: UInt32 = 0, tapCount: Int = 1, location: Point, timestamp: UInt64 = 0) {
+        self.phase = phase
+        self.pointer = pointer
+        self.tapCount = tapCount
+        self.location = location
+        self.timestamp = timestamp
+    }
+
+    /// The touch's location in `view`'s bounds coordinates. `location` is relative to
+    /// the root of `view`'s controller tree — its layout root — so the answer is the same
+    /// whether the controller runs in-process or behind a link.
+    @MainActor public func location(in view: View) -> Point {
+        view.convert(location, from: view.layoutRoot)
+    }
+}
+
+/// An object that can handle touches and pass what it does not handle on.
+///
+/// As in UIKit, the default implementation of every touch method forwards to `next`, so a
+/// subclass that overrides one handles it and one that does not lets it travel up the
+/// responder chain (view → its controller, if it is the controller's root view →
+/// superview …). When the chain runs out inside a controller whose parent lives behind a
+/// link, the controller layer carries the touch across the link into the parent's tree
+/// (S0-3); `unhandledTouches` is where the chain ends.
+@MainActor
+open class Responder {
+    public init() {}
+
+    /// The next responder in the chain; `nil` ends it.
+    open var next: Responder? { nil }
+
+    open func touchesBegan(_ touches: Set<Touch>) { forward(touches) }
+    open func touchesMoved(_ touches: Set<Touch>) { forward(touches) }
+    open func touchesEnded(_ touches: Set<Touch>) { forward(touches) }
+    open func touchesCancelled(_ touches: Set<Touch>) { forward(touches) }
+
+    /// Called on the last responder of the chain when nothing handled the touches.
+    /// The controller layer overrides it to continue in the parent's tree.
+    open func unhandledTouches(_ touches: Set<Touch>) {}
+
+    private func forward(_ touches: Set<Touch>) {
+        if let next { next.deliver(touches) } else { unhandledTouches(touches) }
+    }
+
+    /// Calls the touch method for the touches' phase.
+    public func deliver(_ touches: Set<Touch>) {
+        guard let phase = touches.first?.phase else { return }
+        switch phase {
+        case .began: touchesBegan(touches)
+        case .moved: touchesMoved(touches)
+        case .ended: touchesEnded(touches)
+        case .cancelled: touchesCancelled(touches)
+        }
+    }
+}

@@ -1,0 +1,347 @@
+import TrellisCanvas
+import TrellisWire
+
+/// What a view needs from the controller whose root view it is: a place in the
+/// responder chain and the layout callbacks UIKit sends around `layoutSubviews`.
+@MainActor
+public protocol ViewOwner: Responder {
+    func viewWillLayoutSubviews()
+    func viewDidLayoutSubviews()
+    /// Why the owner's root view may not go into `superview`'s tree, or nil if it may.
+    /// A controller's root view belongs only in its parent's tree (S2-5).
+    func refusalToEmbed(in superview: View) -> String?
+    /// The root view entered or left a tree (appearance follows, UIKit's `didMoveToWindow`).
+    func rootViewDidMove(from oldSuperview: View?)
+}
+
+/// A rectangle of cells with content, in a tree. UIKit's `UIView`, in cells.
+///
+/// Subviews are kept back to front: the last one is drawn last and hit first.
+/// A view whose `owner` is set is a controller's root view; its subtree belongs to that
+/// controller. Seen from the parent's side it is a *viewport*: the parent positions it
+/// and never draws, hit-tests or constrains what is inside (S2-5); the owning controller
+/// does, whether it runs in this process or behind a link.
+@MainActor
+open class View: Responder {
+    // MARK: Geometry
+
+    private var storedFrame: Rect
+    private var boundsOrigin: Point = .zero
+
+    /// The view's rectangle in its superview's bounds coordinates.
+    open var frame: Rect {
+        get { storedFrame }
+        set {
+            guard newValue != storedFrame else { return }
+            let resized = newValue.size != storedFrame.size
+            storedFrame = newValue
+            if resized { setNeedsLayout() }
+            if translatesAutoresizingMaskIntoConstraints { invalidateLayoutEngine() }
+            setNeedsDisplay()
+        }
+    }
+
+    /// The view's own coordinate system: `origin` is what shows at its top-left corner
+    /// (a scroll view's content offset), `size` is `frame.size`.
+    public var bounds: Rect {
+        get { Rect(origin: boundsOrigin, size: storedFrame.size) }
+        set {
+            boundsOrigin = newValue.origin
+            frame.size = newValue.size
+            setNeedsDisplay()
+        }
+    }
+
+    public var center: Point { Point(x: frame.minX + frame.width / 2, y: frame.minY + frame.height / 2) }
+
+    public required init(frame: Rect = .zero) {
+        storedFrame = frame
+        super.init()
+    }
+
+    // MARK: The tree
+
+    public private(set) weak var superview: View?
+    /// Back to front.
+    public private(set) var subviews: [View] = []
+
+    /// Set by a controller on its root view (UIKit's private `_viewDelegate`).
+    public weak var owner: (any ViewOwner)?
+
+    /// A name tests and the `tree` command show; no effect on behaviour.
+    public var identifier: String?
+    public var tag: Int = 0
+
+    public func addSubview(_ view: View) {
+        insertSubview(view, at: subviews.count)
+    }
+
+    /// Inserts `view` at `index` of `subviews` (0 = backmost), taking it from its old
+    /// superview first, as UIKit does.
+    public func insertSubview(_ view: View, at index: Int) {
+        precondition(view !== self && !isDescendant(of: view), "a view cannot be its own ancestor")
+        if view.superview === self, let old = subviews.firstIndex(where: { $0 === view }) {
+            subviews.remove(at: old)
+            subviews.insert(view, at: min(index, subviews.count))
+        } else {
+            if let owner = view.owner, let refusal = owner.refusalToEmbed(in: self) {
+                View.diagnostics(refusal)
+                return
+            }
+            let old = view.superview
+            view.removeFromSuperview(notifying: false)
+            subviews.insert(view, at: min(max(0, index), subviews.count))
+            view.superview = self
+            view.didMoveToSuperview()
+            view.owner?.rootViewDidMove(from: old)
+        }
+        setNeedsLayout()
+        invalidateLayoutEngine()
+        setNeedsDisplay()
+    }
+
+    public func bringSubviewToFront(_ view: View) {
+        guard view.superview === self else { return }
+        insertSubview(view, at: subviews.count)
+    }
+
+    public func sendSubviewToBack(_ view: View) {
+        guard view.superview === self else { return }
+        insertSubview(view, at: 0)
+    }
+
+    public func removeFromSuperview() { removeFromSuperview(notifying: true) }
+
+    private func removeFromSuperview(notifying: Bool) {
+        guard let parent = superview else { return }
+        parent.setNeedsDisplay()
+        parent.invalidateLayoutEngine()
+        LayoutConstraint.deactivateConstraints(crossing: self)
+        parent.subviews.removeAll { $0 === self }
+        superview = nil
+        parent.setNeedsLayout()
+        didMoveToSuperview()
+        if notifying { owner?.rootViewDidMove(from: parent) }
+    }
+
+    /// Called after the view gained or lost its superview.
+    open func didMoveToSuperview() {}
+
+    /// Called on every view a view file created, once the file's whole tree is built:
+    /// subviews before their superview, a nested file's views before the file that
+    /// included it (seed 002's order, S2-2). UIKit's `awakeFromNib`.
+    open func awakeFromFile() {}
+
+    public func isDescendant(of view: View) -> Bool {
+        var v: View? = self
+        while let current = v {
+            if current === view { return true }
+            v = current.superview
+        }
+        return false
+    }
+
+    /// The root of the layout and drawing domain this view belongs to: the nearest
+    /// controller root view above it (itself included), or the top of the tree.
+    public var layoutRoot: View {
+        var v = self
+        while v.owner == nil, let s = v.superview { v = s }
+        return v
+    }
+
+    /// True when this view is a controller's root view sitting in another tree.
+    public var isViewport: Bool { owner != nil && superview != nil }
+
+    /// The first view in this subtree (depth-first, front to back) with `identifier`.
+    public func view(withIdentifier id: String) -> View? {
+        if identifier == id { return self }
+        for s in subviews.reversed() { if let v = s.view(withIdentifier: id) { return v } }
+        return nil
+    }
+
+    // MARK: Appearance
+
+    public var isHidden = false { didSet { if isHidden != oldValue { setNeedsDisplay(); superview?.setNeedsDisplay() } } }
+    public var isUserInteractionEnabled = true
+    /// When true, subviews are drawn and hit only inside this view's bounds.
+    /// Hit-testing never reaches outside a view's bounds either way (UIKit's rule).
+    public var clipsToBounds = false { didSet { setNeedsDisplay() } }
+    /// `nil` leaves what is behind the view visible.
+    public var backgroundColor: CellColor? { didSet { setNeedsDisplay() } }
+    public var foregroundColor: CellColor = .default { didSet { setNeedsDisplay() } }
+    public var border: BorderStyle = .none { didSet { setNeedsDisplay() } }
+    public var borderColor: CellColor = .default { didSet { setNeedsDisplay() } }
+    /// A corner radius of at least half the shorter side makes the view an ellipse
+    /// (seed 000's circle); smaller radii are not drawn, a cell has no finer corner.
+    public var cornerRadius = 0 { didSet { setNeedsDisplay() } }
+
+    /// The style text and borders of this view use.
+    public var style: Style {
+        Style(foreground: foregroundColor, background: backgroundColor ?? .default)
+    }
+
+    // MARK: Responder chain
+
+    /// UIKit's chain: a controller's root view hands on to its controller; any other
+    /// view to its superview.
+    open override var next: Responder? { owner ?? superview }
+
+    // MARK: Hit-testing
+
+    /// True when `point` (in bounds coordinates) is inside the view.
+    open func point(inside point: Point) -> Bool { bounds.contains(point) }
+
+    /// The deepest, frontmost visible, interactive view containing `point` (in this view's
+    /// bounds coordinates), or nil. Hidden and non-interactive views and their subtrees are
+    /// never hit; a point outside a view's bounds never hits its overflowing subviews.
+    /// Another controller's root view is returned as a leaf: the parent does not look
+    /// inside its child's tree, it hands the touch over (S0-3, S2-5).
+    open func hitTest(_ point: Point) -> View? {
+        guard !isHidden, isUserInteractionEnabled, self.point(inside: point) else { return nil }
+        for sub in subviews.reversed() {
+            if sub.owner != nil {
+                if !sub.isHidden, sub.isUserInteractionEnabled, sub.point(inside: sub.convert(point, from: self)) {
+                    return sub
+                }
+                continue
+            }
+            if let hit = sub.hitTest(sub.convert(point, from: self)) { return hit }
+        }
+        return self
+    }
+
+    // MARK: Coordinates
+
+    /// Converts `point` from `view`'s bounds coordinates (nil: the top of this view's
+    /// tree) into this view's.
+    public func convert(_ point: Point, from view: View?) -> Point {
+        let top = view ?? topmost
+        return point + top.offsetFromTopmost() - offsetFromTopmost()
+    }
+
+    /// Converts `point` from this view's bounds coordinates into `view`'s.
+    public func convert(_ point: Point, to view: View?) -> Point {
+        (view ?? topmost).convert(point, from: self)
+    }
+
+    public func convert(_ rect: Rect, to view: View?) -> Rect {
+        Rect(origin: convert(rect.origin, to: view), size: rect.size)
+    }
+
+    private var topmost: View {
+        var v = self
+        while let s = v.superview { v = s }
+        return v
+    }
+
+    /// Where this view's bounds origin sits in the topmost view's bounds coordinates,
+    /// negated: adding it converts to, subtracting converts from.
+    private func offsetFromTopmost() -> Point {
+        var offset = Point.zero
+        var v = self
+        while let s = v.superview {
+            offset = offset + v.frame.origin - v.bounds.origin
+            v = s
+        }
+        return Point(x: offset.x - v.bounds.origin.x, y: offset.y - v.bounds.origin.y)
+    }
+
+    // MARK: Layout
+
+    public private(set) var needsLayout = true
+    /// When true (the default, as in UIKit) the view's frame is fixed by whoever sets it
+    /// and constraints see it as constants; set false to let constraints place the view.
+    public var translatesAutoresizingMaskIntoConstraints = true {
+        didSet { if oldValue != translatesAutoresizingMaskIntoConstraints { invalidateLayoutEngine() } }
+    }
+
+    /// The size the view's content wants, if any (labels, buttons). Constraints treat
+    /// it as UIKit does: hugging and compression resistance at 250 and 750.
+    open var intrinsicContentSize: Size? { nil }
+    public func invalidateIntrinsicContentSize() { invalidateLayoutEngine() }
+
+    public func setNeedsLayout() {
+        needsLayout = true
+        // The pass starts at a layout root; an ancestor that does not need layout itself
+        // still walks down to the views that do.
+        var v = superview
+        while let s = v, !s.subtreeNeedsLayout {
+            s.subtreeNeedsLayout = true
+            v = s.superview
+        }
+    }
+    var subtreeNeedsLayout = true
+
+    /// Lays out subviews. The default places views that use constraints; override to
+    /// place subviews yourself (S0-1), calling `super` if constraints matter too.
+    open func layoutSubviews() {
+        layoutEngineRoot.layoutEngine.applyFrames(toSubviewsOf: self)
+    }
+
+    /// Solves constraints if they changed and runs `layoutSubviews` where needed, top down.
+    /// Controller roots inside the tree are laid out too, with their owner's
+    /// `viewWillLayoutSubviews`/`viewDidLayoutSubviews` around them.
+    public func layoutIfNeeded() {
+        layoutEngineRoot.layoutEngine.solveIfNeeded()
+        layoutPass()
+    }
+
+    private func layoutPass() {
+        if owner != nil, superview != nil { layoutEngine.solveIfNeeded() }
+        if needsLayout {
+            needsLayout = false
+            owner?.viewWillLayoutSubviews()
+            layoutSubviews()
+            owner?.viewDidLayoutSubviews()
+        }
+        guard subtreeNeedsLayout else { return }
+        subtreeNeedsLayout = false
+        for sub in subviews { sub.layoutPass() }
+    }
+
+    /// Where constraints touching this view are solved: its layout root.
+    var layoutEngineRoot: View { layoutRoot }
+    lazy var layoutEngine = LayoutEngine(root: self)
+    /// Constraints whose nearest common ancestor is this view (UIKit's `constraints`).
+    var installedConstraints: [LayoutConstraint] = []
+    /// The solver's variables for this view, created the first time a constraint uses it.
+    var layoutVariables: LayoutVariables?
+
+    func invalidateLayoutEngine() {
+        let root = layoutRoot
+        root.layoutEngine.invalidate()
+        root.setNeedsLayout()
+        // A controller root that moved or resized changes its parent's domain too.
+        if root.superview != nil { root.superview!.layoutRoot.layoutEngine.invalidate() }
+    }
+
+    // MARK: Drawing
+
+    public private(set) var needsDisplay = true
+    public func setNeedsDisplay() {
+        needsDisplay = true
+        var v: View? = self
+        while let current = v, current.owner == nil { v = current.superview }
+        (v ?? self).subtreeNeedsDisplay = true
+    }
+    /// Set on a layout root when anything in its domain changed since it last rendered.
+    public internal(set) var subtreeNeedsDisplay = true
+
+    /// Draws the view's own content into `surface`, whose `origin` and `clip` are already
+    /// set to this view's bounds coordinates. The default fills the background, draws the
+    /// border, and an ellipse when `cornerRadius` reaches half the shorter side.
+    open func draw(in surface: inout Surface) {
+        let local = Rect(origin: bounds.origin, size: bounds.size)
+        if let bg = backgroundColor {
+            let fill = Style(foreground: foregroundColor, background: bg)
+            if cornerRadius > 0, cornerRadius * 2 >= min(local.width, local.height) {
+                surface.fillEllipse(in: local, style: fill)
+            } else {
+                surface.fill(local, with: fill)
+            }
+        }
+        if border != .none {
+            surface.drawBorder(local, style: border, colors: Style(foreground: borderColor, background: backgroundColor ?? .default))
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import TrellisWire
+import TrellisCanvas
+
+/// Where a viewport — another controller's root view — sits in the surface of the
+/// controller that contains it: what that controller reports to the compositor as
+/// the child's placement.
+public struct ViewportPlacement: Equatable {
+    public var view: View
+    /// In the surface's coordinates.
+    public var frame: Rect
+    /// The part of the surface the child may cover (its ancestors' clipping).
+    public var clip: Rect
+    /// Drawing order among all the placements of one surface, back to front.
+    public var z: Int
+
+    public static func == (a: ViewportPlacement, b: ViewportPlacement) -> Bool {
+        a.view === b.view && a.frame == b.frame && a.clip == b.clip && a.z == b.z
+    }
+}
+
+/// Draws a layout root's domain into a surface, back to front, and reports the
+/// viewports it left for other controllers to fill (DESIGN: each controller renders
+/// its own subtree and leaves its children's viewports to them).
+@MainActor
+public enum ViewRenderer {
+    /// Redraws `root`'s domain into `surface` (resized to the root's size) and returns
+    /// the viewports in z order. Hidden views and their subtrees are neither drawn nor
+    /// placed: a hidden viewport is simply absent.
+    @discardableResult
+    public static func render(_ root: View, into surface: inout Surface) -> [ViewportPlacement] {
+        if surface.size != root.bounds.size { surface.resize(to: root.bounds.size) }
+        var placements: [ViewportPlacement] = []
+        let all = Rect(origin: .zero, size: root.bounds.size)
+        surface.withState(origin: .zero, clip: all) { s in
+            s.fill(all, with: .plain)
+        }
+        draw(root, at: Point(x: -root.bounds.minX, y: -root.bounds.minY), clip: all, into: &surface, isRoot: true, &placements)
+        root.subtreeNeedsDisplay = false
+        return placements
+    }
+
+    /// `origin` is where the view's bounds coordinate (0, 0) falls in the surface.
+    private static func draw(
+        _ view: View, at origin: Point, clip: Rect, into surface: inout Surface, isRoot: Bool,
+        _ placements: inout [ViewportPlacement]
+    ) {
+        guard !view.isHidden else { return }
+        let own = Rect(origin: origin + view.bounds.origin, size: view.bounds.size)
+        if !isRoot, view.owner != nil {
+            placements.append(ViewportPlacement(view: view, frame: own, clip: clip, z: placements.count))
+            return
+        }
+        let visible = clip.intersection(own)
+        if !visible.isEmpty {
+            surface.withState(origin: origin, clip: visible) { s in view.draw(in: &s) }
+        }
+        let childClip = view.clipsToBounds ? visible : clip
+        for sub in view.subviews {
+            let subOrigin = origin + sub.frame.origin - sub.bounds.origin
+            draw(sub, at: subOrigin, clip: childClip, into: &surface, isRoot: false, &placements)
+        }
+    }
+}
