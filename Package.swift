@@ -66,6 +66,10 @@ let package = Package(
         .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "CZeroMQ"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
         .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas"]),
+        .testTarget(
+            name: "TrellisControllersTests",
+            dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]
+        ),
 
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,36 @@
+import TrellisWire
+/// Controller classes by name, so that a controller can be asked for by name — in a
+/// request from another process, in a scene file — and made where it will live.
+@MainActor
+public final class ControllerRegistry {
+    public static let shared = ControllerRegistry()
+    private var factories: [String: @MainActor () -> ViewController] = [:]
+
+    public init() {}
+
+    public func register(_ name: String, _ factory: @escaping @MainActor () -> ViewController) {
+        factories[name] = factory
+    }
+
+    public func make(_ name: String) -> ViewController? { factories[name]?() }
+
+    public var names: [String] { factories.keys.sorted() }
+}
+
+/// Requests every container understands.
+public enum StandardRequest {
+    /// "Show this controller" (UIKit's `show(_:sender:)`): the payload is a registered
+    /// controller name; the nearest ancestor that can show it (a navigation controller
+    /// pushes it) answers.
+    public static let show = "show"
+    /// "Go back" (a navigation controller pops).
+    public static let back = "back"
+}
+
+extension ViewController {
+    /// Asks the nearest ancestor that can show controllers to show the one registered as
+    /// `name` (S1-3): the caller neither knows nor cares what kind of container it is in.
+    public func requestShow(_ name: String, reply: @escaping @MainActor (Reply) -> Void = { _ in }) {
+        sendRequest(StandardRequest.show, payload: Array(name.utf8), reply: reply)
+    }
+}
