@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport",
+                "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis"

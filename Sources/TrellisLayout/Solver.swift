@@ -44,7 +44,13 @@ public final class Solver {
         var constant: Double
     }
 
-    private var rows: [Symbol: Row] = [:]
+    /// The tableau, basic symbol → row, as two parallel arrays (rows leave by
+    /// swapping with the last) and an index from symbol serial to position: walking
+    /// every row, which each pivot does, is walking an array, in an order that
+    /// depends on nothing but the calls made.
+    private var basics: [Symbol] = []
+    private var rowData: [Row] = []
+    private var slot: [Int32] = [-1]  // by serial; -1: not basic
     private var symbols: [Variable: Symbol] = [:]
     private var constraints: [Constraint: Tag] = [:]
     private var edits: [Variable: Edit] = [:]
@@ -65,28 +71,33 @@ public final class Solver {
     /// the others is refused, and the solver is left exactly as it was.
     public func add(_ c: Constraint) throws(Failure) {
         guard constraints[c] == nil else { throw .duplicate(c.description) }
-        let before = snapshot()
-        do throws(Failure) {
-            try insert(c)
-        } catch {
-            restore(before)
-            throw error
+        // Only a required constraint can be refused, and only after makeRow, which
+        // may have met new variables; undoing those is cheap, and the tableau is
+        // copied only on the one path that can fail after changing it.
+        let nextIDBefore = nextID
+        var created: [Variable] = []
+        var (row, tag) = makeRow(c, created: &created)
+        func refuse() -> Failure {
+            for v in created { symbols.removeValue(forKey: v) }
+            nextID = nextIDBefore
+            slot.removeLast(slot.count - 1 - nextID)
+            return .unsatisfiable(c.description)
         }
-    }
-
-    private func insert(_ c: Constraint) throws(Failure) {
-        var (row, tag) = makeRow(c)
         var subject = chooseSubject(row, tag)
-        if subject == nil && row.cells.keys.allSatisfy({ $0.kind == .dummy }) {
-            guard nearZero(row.constant) else { throw .unsatisfiable(c.description) }
+        if subject == nil && row.cells.allSatisfy({ $0.symbol.isDummy }) {
+            guard nearZero(row.constant) else { throw refuse() }
             subject = tag.marker
         }
         if let subject {
             row.solve(for: subject)
             substitute(subject, row)
-            rows[subject] = row
-        } else if !addWithArtificialVariable(row) {
-            throw .unsatisfiable(c.description)
+            insertRow(subject, row)
+        } else {
+            let before = snapshot()
+            guard addWithArtificialVariable(row) else {
+                restore(before)
+                throw refuse()
+            }
         }
         constraints[c] = tag
         optimize(.objective)
@@ -95,8 +106,8 @@ public final class Solver {
     public func remove(_ c: Constraint) throws(Failure) {
         guard let tag = constraints.removeValue(forKey: c) else { throw .unknown(c.description) }
         removeErrorEffects(tag, weight: c.priority.weight)
-        if rows.removeValue(forKey: tag.marker) == nil {
-            guard let leaving = markerLeavingSymbol(tag.marker), var row = rows.removeValue(forKey: leaving) else {
+        if removeRow(tag.marker) == nil {
+            guard let leaving = markerLeavingSymbol(tag.marker), var row = removeRow(leaving) else {
                 preconditionFailure("Solver: no row to remove \(c) from; the tableau is corrupt")
             }
             row.solve(for: leaving, replacing: tag.marker)
@@ -105,26 +116,22 @@ public final class Solver {
         optimize(.objective)
     }
 
-    /// Everything `add` may change. Copy-on-write makes taking it cheap until a
-    /// failed add needs it.
+    /// The tableau as phase one of the simplex method finds it; taking it costs a
+    /// copy of the row arrays (not of the rows' cells) at the first pivot.
     private struct Snapshot {
-        var rows: [Symbol: Row]
-        var symbols: [Variable: Symbol]
+        var basics: [Symbol]
+        var rowData: [Row]
+        var slot: [Int32]
         var infeasible: [Symbol]
         var objective: Row
-        var nextID: Int
     }
 
     private func snapshot() -> Snapshot {
-        Snapshot(rows: rows, symbols: symbols, infeasible: infeasible, objective: objective, nextID: nextID)
+        Snapshot(basics: basics, rowData: rowData, slot: slot, infeasible: infeasible, objective: objective)
     }
 
     private func restore(_ s: Snapshot) {
-        rows = s.rows
-        symbols = s.symbols
-        infeasible = s.infeasible
-        objective = s.objective
-        nextID = s.nextID
+        (basics, rowData, slot, infeasible, objective) = (s.basics, s.rowData, s.slot, s.infeasible, s.objective)
         artificial = nil
     }
 
@@ -152,24 +159,21 @@ public final class Solver {
         edit.constant = value
         edits[v] = edit
         defer { dualOptimize() }
-        if var row = rows[edit.tag.marker] {
-            row.constant -= delta
-            rows[edit.tag.marker] = row
-            if row.constant < 0 { infeasible.append(edit.tag.marker) }
+        if let i = rowIndex(edit.tag.marker) {
+            rowData[i].constant -= delta
+            if rowData[i].constant < 0 { infeasible.append(edit.tag.marker) }
             return
         }
-        if let other = edit.tag.other, var row = rows[other] {
-            row.constant += delta
-            rows[other] = row
-            if row.constant < 0 { infeasible.append(other) }
+        if let other = edit.tag.other, let i = rowIndex(other) {
+            rowData[i].constant += delta
+            if rowData[i].constant < 0 { infeasible.append(other) }
             return
         }
-        for (symbol, var row) in rows {
-            let c = row.coefficient(edit.tag.marker)
+        for i in rowData.indices {
+            let c = rowData[i].coefficient(edit.tag.marker)
             guard c != 0 else { continue }
-            row.constant += delta * c
-            rows[symbol] = row
-            if row.constant < 0 && symbol.kind != .external { infeasible.append(symbol) }
+            rowData[i].constant += delta * c
+            if rowData[i].constant < 0 && !basics[i].isExternal { infeasible.append(basics[i]) }
         }
     }
 
@@ -178,7 +182,7 @@ public final class Solver {
     /// Writes the solution into every variable the constraints mention.
     public func updateVariables() {
         for (variable, symbol) in symbols {
-            variable.value = rows[symbol]?.constant ?? 0
+            variable.value = rowIndex(symbol).map { rowData[$0].constant } ?? 0
         }
     }
 
@@ -186,23 +190,48 @@ public final class Solver {
 
     private func newSymbol(_ kind: Symbol.Kind) -> Symbol {
         nextID += 1
-        return Symbol(id: nextID, kind: kind)
+        slot.append(-1)
+        return Symbol(serial: nextID, kind: kind)
     }
 
-    private func symbol(for v: Variable) -> Symbol {
-        if let s = symbols[v] { return s }
-        let s = newSymbol(.external)
-        symbols[v] = s
-        return s
+    private func rowIndex(_ s: Symbol) -> Int? {
+        let i = slot[s.serial]
+        return i < 0 ? nil : Int(i)
+    }
+
+    private func insertRow(_ s: Symbol, _ row: Row) {
+        slot[s.serial] = Int32(basics.count)
+        basics.append(s)
+        rowData.append(row)
+    }
+
+    private func removeRow(_ s: Symbol) -> Row? {
+        guard let i = rowIndex(s) else { return nil }
+        slot[s.serial] = -1
+        let last = basics.count - 1
+        if i != last {
+            basics.swapAt(i, last)
+            rowData.swapAt(i, last)
+            slot[basics[i].serial] = Int32(i)
+        }
+        basics.removeLast()
+        return rowData.removeLast()
     }
 
     /// The constraint as a row of the tableau, in terms of the current parametric
     /// symbols, with the slack, error or dummy symbols its relation needs.
-    private func makeRow(_ c: Constraint) -> (Row, Tag) {
+    private func makeRow(_ c: Constraint, created: inout [Variable]) -> (Row, Tag) {
         var row = Row(constant: c.expression.constant)
         for term in c.expression.terms where !nearZero(term.coefficient) {
-            let s = symbol(for: term.variable)
-            if let basic = rows[s] { row.add(basic, times: term.coefficient) } else { row.add(s, term.coefficient) }
+            let s: Symbol
+            if let known = symbols[term.variable] {
+                s = known
+            } else {
+                s = newSymbol(.external)
+                symbols[term.variable] = s
+                created.append(term.variable)
+            }
+            if let i = rowIndex(s) { row.add(rowData[i], times: term.coefficient) } else { row.add(s, term.coefficient) }
         }
         let weight = c.priority.weight
         let tag: Tag
@@ -238,7 +267,7 @@ public final class Solver {
     }
 
     private func chooseSubject(_ row: Row, _ tag: Tag) -> Symbol? {
-        if let external = row.cells.keys.filter({ $0.kind == .external }).min() { return external }
+        if let external = row.cells.first(where: { $0.symbol.isExternal }) { return external.symbol }
         if tag.marker.isPivotable && row.coefficient(tag.marker) < 0 { return tag.marker }
         if let other = tag.other, other.isPivotable && row.coefficient(other) < 0 { return other }
         return nil
@@ -247,27 +276,32 @@ public final class Solver {
     /// Phase one of the simplex method for a row with no obvious subject.
     private func addWithArtificialVariable(_ row: Row) -> Bool {
         let art = newSymbol(.slack)
-        rows[art] = row
+        insertRow(art, row)
         artificial = row
         optimize(.artificial)
         let feasible = nearZero(artificial!.constant)
         artificial = nil
-        if var basic = rows.removeValue(forKey: art) {
-            if basic.cells.isEmpty { return feasible }
-            guard let entering = basic.cells.keys.filter(\.isPivotable).min() else { return false }
+        if var basic = removeRow(art) {
+            if basic.isEmpty { return feasible }
+            guard let entering = basic.cells.first(where: { $0.symbol.isPivotable })?.symbol else { return false }
             basic.solve(for: art, replacing: entering)
             substitute(entering, basic)
-            rows[entering] = basic
+            insertRow(entering, basic)
         }
-        for key in Array(rows.keys) { rows[key]!.remove(art) }
+        for i in rowData.indices { rowData[i].remove(art) }
         objective.remove(art)
         return feasible
     }
 
     private func substitute(_ symbol: Symbol, _ row: Row) {
-        for key in Array(rows.keys) {
-            rows[key]!.substitute(symbol, row)
-            if key.kind != .external && rows[key]!.constant < 0 { infeasible.append(key) }
+        // One exclusive access to each array for the whole walk, not two per row.
+        basics.withUnsafeBufferPointer { basics in
+            rowData.withUnsafeMutableBufferPointer { rows in
+                for i in rows.indices {
+                    rows[i].substitute(symbol, row)
+                    if rows[i].constant < 0 && !basics[i].isExternal { infeasible.append(basics[i]) }
+                }
+            }
         }
         objective.substitute(symbol, row)
         artificial?.substitute(symbol, row)
@@ -279,56 +313,61 @@ public final class Solver {
     /// The target is named, not passed: every pivot rewrites it through `substitute`.
     private func optimize(_ which: Target) {
         while true {
-            let target = which == .objective ? objective : artificial!
-            guard let entering = target.cells.filter({ $0.key.kind != .dummy && $0.value < -epsilon }).keys.min() else {
-                return
-            }
+            // The lowest improving symbol: the cells are sorted, so the first found.
+            let entering = (which == .objective ? objective : artificial!).cells.first {
+                !$0.symbol.isDummy && $0.coefficient < -epsilon
+            }?.symbol
+            guard let entering else { return }
             var best = PivotChoice()
-            for (symbol, row) in rows where symbol.kind != .external {
-                let c = row.coefficient(entering)
-                if c < -epsilon { best.offer(-row.constant / c, symbol) }
+            basics.withUnsafeBufferPointer { basics in
+                rowData.withUnsafeBufferPointer { rows in
+                    for i in rows.indices where !basics[i].isExternal {
+                        let c = rows[i].coefficient(entering)
+                        if c < -epsilon { best.offer(-rows[i].constant / c, basics[i]) }
+                    }
+                }
             }
             guard let leaving = best.symbol else {
                 preconditionFailure("Solver: the objective is unbounded; the tableau is corrupt")
             }
-            var row = rows.removeValue(forKey: leaving)!
+            var row = removeRow(leaving)!
             row.solve(for: leaving, replacing: entering)
             substitute(entering, row)
-            rows[entering] = row
+            insertRow(entering, row)
         }
     }
 
     /// Dual simplex: restores feasibility after a suggested value moved constants.
     private func dualOptimize() {
         while let leaving = infeasible.popLast() {
-            guard var row = rows[leaving], row.constant < 0 else { continue }
+            guard let i = rowIndex(leaving), rowData[i].constant < 0 else { continue }
             var best = PivotChoice()
-            for (symbol, c) in row.cells where c > epsilon && symbol.kind != .dummy {
-                best.offer(objective.coefficient(symbol) / c, symbol)
+            for cell in rowData[i].cells where cell.coefficient > epsilon && !cell.symbol.isDummy {
+                best.offer(objective.coefficient(cell.symbol) / cell.coefficient, cell.symbol)
             }
             guard let entering = best.symbol else {
                 preconditionFailure("Solver: dual optimization found no entering symbol; the tableau is corrupt")
             }
-            rows.removeValue(forKey: leaving)
+            var row = removeRow(leaving)!
             row.solve(for: leaving, replacing: entering)
             substitute(entering, row)
-            rows[entering] = row
+            insertRow(entering, row)
         }
     }
 
     private func removeErrorEffects(_ tag: Tag, weight: Double) {
         for symbol in [tag.marker, tag.other].compactMap({ $0 }) where symbol.kind == .error {
-            if let row = rows[symbol] { objective.add(row, times: -weight) } else { objective.add(symbol, -weight) }
+            if let i = rowIndex(symbol) { objective.add(rowData[i], times: -weight) } else { objective.add(symbol, -weight) }
         }
     }
 
     /// Which basic symbol to pivot out so that `marker` becomes basic and can go.
     private func markerLeavingSymbol(_ marker: Symbol) -> Symbol? {
         var first: (Double, Symbol)?, second: (Double, Symbol)?, third: Symbol?
-        for (symbol, row) in rows {
+        for (symbol, row) in zip(basics, rowData) {
             let c = row.coefficient(marker)
             guard c != 0 else { continue }
-            if symbol.kind == .external {
+            if symbol.isExternal {
                 if third == nil || symbol < third! { third = symbol }
             } else if c < 0 {
                 let r = -row.constant / c
