@@ -15,7 +15,7 @@ extension ViewController {
     func send(_ message: Message, to target: ViewController) -> Reply? {
         // Logged at hand-over, before the callback runs, so nested messages it causes
         // follow it in the log as they follow it in time.
-        window?.route(kind: message.kind.name, from: id, to: target.id, outcome: .delivered, reason: nil)
+        window?.route(kind: message.kind.name, from: id, to: target.id, outcome: .delivered, reason: nil, detail: message.summary)
         let answer = target.receive(message, from: self)
         if let answer {
             window?.route(kind: "reply", from: target.id, to: id, outcome: .delivered, reason: answer.status == .ok ? nil : "\(answer.status)")
@@ -53,5 +53,21 @@ extension ViewController {
             return Reply(status: .failed)
         }
         return nil
+    }
+}
+
+extension Message {
+    /// A few words for the log's `detail` field.
+    var summary: String? {
+        switch self {
+        case .appearance(let a): "\(a.phase)\(a.animated ? " animated" : "")"
+        case .containment(let c): "\(c.phase) → \(c.parent.map(\.rawValue) ?? "nil")"
+        case .traits(let t): "h:\(t.horizontal) v:\(t.vertical) \(t.style)"
+        case .sizeTransition(let s): "\(s.width)×\(s.height)"
+        case .touch(let t): "\(t.phase) \(t.x),\(t.y) pointer \(t.pointer)"
+        case .request(let r): r.name
+        case .placement(let p): "frame \(p.frame.x),\(p.frame.y) \(p.frame.width)×\(p.frame.height) z \(p.z)\(p.visible ? "" : " hidden")"
+        default: nil
+        }
     }
 }

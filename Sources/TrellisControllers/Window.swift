@@ -142,12 +142,17 @@ public final class Window {
         var own = Surface(size: size)
         let top = ViewRenderer.render(rootView, into: &own)
         layers.append(Layer(surface: own, frame: Rect(origin: .zero, size: size), clip: Rect(origin: .zero, size: size), z: 0, visible: true))
-        collect(top, offset: .zero, clip: Rect(origin: .zero, size: size), into: &layers)
+        var placed: [ControllerID: (String, Placement)] = [:]
+        collect(top, by: "window", offset: .zero, clip: Rect(origin: .zero, size: size), into: &layers, &placed)
         Composition.compose(layers, into: &screen)
+        logPlacementChanges(placed)
         return screen
     }
 
-    private func collect(_ placements: [ViewportPlacement], offset: Point, clip: Rect, into layers: inout [Layer]) {
+    private func collect(
+        _ placements: [ViewportPlacement], by container: String, offset: Point, clip: Rect,
+        into layers: inout [Layer], _ placed: inout [ControllerID: (String, Placement)]
+    ) {
         for p in placements {
             guard let child = p.view.owner as? ViewController else { continue }
             let shown = animator.presentationFrame(of: p.view)
@@ -155,20 +160,42 @@ public final class Window {
             let layerClip = p.clip.offsetBy(dx: offset.x, dy: offset.y).intersection(clip)
             let placements = child.renderSurface()
             layers.append(Layer(surface: child.surface, frame: frame, clip: layerClip, z: layers.count, visible: true))
-            collect(placements, offset: frame.origin, clip: layerClip, into: &layers)
+            placed[child.id] = (container, Placement(
+                surface: child.id, frame: CellRect(p.frame), z: Int32(p.z), clip: CellRect(p.clip), visible: true))
+            collect(placements, by: child.id.rawValue, offset: frame.origin, clip: layerClip, into: &layers, &placed)
         }
     }
+
+    /// What the containers would send the compositor: a placement line per child whose
+    /// place, order or visibility changed since the last composition (S1-4's strategies
+    /// show up here: a child brought to the front, a child hidden).
+    private func logPlacementChanges(_ placed: [ControllerID: (String, Placement)]) {
+        defer { lastPlacements = placed }
+        guard log.isEnabled || observer != nil else { return }
+        for (id, (container, p)) in placed.sorted(by: { $0.key < $1.key }) where lastPlacements[id]?.1 != p {
+            route(kind: "placement", from: container, to: id, outcome: .sent, reason: nil, detail: Message.placement(p).summary)
+        }
+        for (id, (container, old)) in lastPlacements.sorted(by: { $0.key < $1.key }) where placed[id] == nil {
+            var hidden = old
+            hidden.visible = false
+            route(kind: "placement", from: container, to: id, outcome: .sent, reason: nil, detail: Message.placement(hidden).summary)
+        }
+    }
+    private var lastPlacements: [ControllerID: (String, Placement)] = [:]
 
     /// The composed screen as text, rows joined by newlines.
     public var screenText: String { compose().text }
 
     // MARK: Routing log
 
-    func route(kind: String, from: some CustomStringConvertible, to: some CustomStringConvertible, outcome: RoutingRecord.Outcome, reason: String?) {
+    func route(
+        kind: String, from: some CustomStringConvertible, to: some CustomStringConvertible,
+        outcome: RoutingRecord.Outcome, reason: String?, detail: @autoclosure () -> String? = nil
+    ) {
         guard log.isEnabled || observer != nil else { return }
         let r = RoutingRecord(
             host: host, at: to.description, source: from.description, target: to.description, kind: kind,
-            outcome: outcome, via: "local", reason: reason)
+            outcome: outcome, via: "local", reason: reason, detail: detail())
         log.record(r)
         observer?(r)
     }

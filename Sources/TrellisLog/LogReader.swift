@@ -100,7 +100,7 @@ public struct LogFilter: Sendable, Equatable {
 
 /// The readable table `trellis logs` prints for people.
 public enum LogTable {
-    public static let header = "TIME             HOST         AT           SRC → DST                    KIND            SEQ  TRACE             BYTES  OUTCOME    VIA     REASON"
+    public static let header = "TIME             HOST         AT           SRC → DST                    KIND            SEQ  TRACE             BYTES  OUTCOME    VIA     DETAIL / REASON"
 
     public static func row(_ r: RoutingRecord) -> String {
         let time = WallClock.format(r.wall).dropFirst(11).dropLast()  // HH:MM:SS.ffffff
@@ -109,7 +109,7 @@ public enum LogTable {
         return [
             col(String(time), 16), col(r.host, 12), col(r.at, 12), col("\(r.source) → \(r.target)", 28),
             col(r.kind, 14), right(String(r.sequence), 4), col(TraceID.hex(r.trace), 16), right(String(r.bytes), 6),
-            col(r.outcome.rawValue, 10), col(r.via, 7), r.reason ?? "",
+            col(r.outcome.rawValue, 10), col(r.via, 7), [r.detail, r.reason].compactMap { $0 }.joined(separator: " — "),
         ].joined(separator: " ").trimmingCharacters(in: .whitespaces)
     }
 }

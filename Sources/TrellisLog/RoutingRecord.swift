@@ -43,12 +43,15 @@ public struct RoutingRecord: Sendable, Equatable, Codable {
     public var via: String
     /// Why, when the outcome is not `sent`, `received` or `delivered`.
     public var reason: String?
+    /// What the message said, in a few words, where that is what a reader of the log
+    /// needs: an appearance phase, a containment's new parent, a placement's frame.
+    public var detail: String?
 
     public init(
         mono: UInt64 = MonotonicClock.nanoseconds(), wall: UInt64 = WallClock.nanoseconds(),
         host: String, pid: Int32 = ProcessIdentity.pid, at: String, source: String, target: String,
         kind: String, sequence: UInt64 = 0, trace: UInt64 = 0, bytes: Int = 0, outcome: Outcome,
-        via: String = "", reason: String? = nil
+        via: String = "", reason: String? = nil, detail: String? = nil
     ) {
         self.mono = mono
         self.wall = wall
@@ -64,11 +67,12 @@ public struct RoutingRecord: Sendable, Equatable, Codable {
         self.outcome = outcome
         self.via = via
         self.reason = reason
+        self.detail = detail
     }
 
     enum CodingKeys: String, CodingKey {
         case mono = "mono_ns", wall = "time", host, pid, at, source = "src", target = "dst", kind
-        case sequence = "seq", trace, bytes, outcome, via, reason
+        case sequence = "seq", trace, bytes, outcome, via, reason, detail
     }
 
     public init(from decoder: any Decoder) throws {
@@ -95,6 +99,7 @@ public struct RoutingRecord: Sendable, Equatable, Codable {
         outcome = try c.decode(Outcome.self, forKey: .outcome)
         via = try c.decode(String.self, forKey: .via)
         reason = try c.decodeIfPresent(String.self, forKey: .reason)
+        detail = try c.decodeIfPresent(String.self, forKey: .detail)
     }
 
     /// Writes the same JSON the hand-written `appendJSON` does; kept for `Codable` users.
@@ -114,6 +119,7 @@ public struct RoutingRecord: Sendable, Equatable, Codable {
         try c.encode(outcome, forKey: .outcome)
         try c.encode(via, forKey: .via)
         try c.encodeIfPresent(reason, forKey: .reason)
+        try c.encodeIfPresent(detail, forKey: .detail)
     }
 
     /// Appends this record as one JSON line. Hand-written, digits and all, because
@@ -151,6 +157,7 @@ public struct RoutingRecord: Sendable, Equatable, Codable {
         string("outcome", outcome.rawValue)
         string("via", via)
         if let reason { string("reason", reason) }
+        if let detail { string("detail", detail) }
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "\n"))
     }
