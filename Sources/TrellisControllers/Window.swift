@@ -62,9 +62,10 @@ public final class Window {
     }
 
     private func show(_ root: ViewController) {
-        route(kind: "appearance", from: "window", to: root.id, outcome: .delivered, reason: nil)
-        root.beginAppearanceTransition(true, animated: false)
+        // Sized before it appears, as UIKit sizes a root view to its window.
         root.view.frame = rootView.bounds
+        route(kind: "appearance", from: "window", to: root.id, outcome: .delivered, reason: nil, detail: "willAppear")
+        root.beginAppearanceTransition(true, animated: false)
         rootView.addSubview(root.view)
         rootView.layoutIfNeeded()
         root.endAppearanceTransition()
