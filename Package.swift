@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog"]),
         .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "CZeroMQ"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
-        .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas"]),
+        .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .testTarget(
             name: "TrellisControllersTests",
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import TrellisCanvas
+import TrellisWire
+@testable import TrellisViews
+
+/// Declarative view files (S2-1's xibs): what they build, and how they refuse garbage.
+@MainActor
+@Suite struct ViewFileTests {
+    let loader = ViewFileLoader(directory: URL(fileURLWithPath: "/nonexistent"))
+
+    func error(_ yaml: String) -> ViewFileError? {
+        do {
+            _ = try loader.load(yaml: yaml, file: "Bad.view.yaml")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func buildsTheTreeTheFileDescribes() throws {
+        let v = try loader.load(yaml: """
+            class: View
+            identifier: card
+            frame: [1, 2, 30, 5]
+            background: blue
+            border: rounded
+            subviews:
+              - class: Label
+                identifier: title
+                text: "こんにちは"
+                alignment: center
+                frame: [1, 1, 28, 1]
+              - class: Button
+                title: OK
+                frame: [12, 3, 6, 1]
+                hidden: true
+            """, file: "Card.view.yaml")
+        #expect(v.identifier == "card" && v.frame == Rect(x: 1, y: 2, width: 30, height: 5))
+        #expect(v.backgroundColor == .indexed(4) && v.border == .rounded)
+        let title = try #require(v.view(withIdentifier: "title") as? Label)
+        #expect(title.text == "こんにちは" && title.alignment == .center)
+        #expect(title.intrinsicContentSize == Size(width: 10, height: 1))
+        #expect((v.subviews[1] as? Button)?.isHidden == true)
+    }
+
+    @Test(arguments: [
+        ("class: Nope", 1, "class", "unknown view class 'Nope'"),
+        ("class: View\nwobble: 3", 2, "wobble", "unknown field"),
+        ("class: View\nframe: [1, 2, 3]", 2, "frame", "expected [x, y, width, height]"),
+        ("class: View\nframe: [0, 0, -1, 2]", 2, "frame", "cannot be negative"),
+        ("class: View\nbackground: mauve", 2, "background", "unknown colour 'mauve'"),
+        ("class: View\ntext: hi", 2, "text", "only a Label has text"),
+        ("class: Label\nhidden: perhaps", 2, "hidden", "expected true or false"),
+        ("identifier: x", 1, "class", "missing"),
+        ("class: View\nsubviews: {a: 1}", 2, "subviews", "expected a list of views"),
+        ("class: View\nsubviews:\n  - 42", 3, nil, "a view is a mapping of fields"),
+        ("- just\n- a list", 1, nil, "a view is a mapping of fields"),
+    ] as [(String, Int, String?, String)])
+    func garbageIsRefusedWithFileLineAndField(_ yaml: String, _ line: Int, _ field: String?, _ message: String) throws {
+        let e = try #require(error(yaml))
+        #expect(e.file == "Bad.view.yaml")
+        #expect(e.line == line)
+        #expect(e.field == field)
+        #expect(e.message.contains(message), "\(e)")
+    }
+
+    @Test func brokenYAMLAndEmptyFilesAreRefused() {
+        #expect(error("class: [unclosed")?.message.contains("not valid YAML") == true)
+        #expect(error("")?.message == "the file is empty")
+        #expect(error("class: View\n\t bad indent: : :") != nil)
+    }
+
+    @Test func includedFilesMustExistAndNotIncludeThemselves() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-vf-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "class: View\nsubviews:\n  - file: B".write(to: dir.appendingPathComponent("A.view.yaml"), atomically: true, encoding: .utf8)
+        try "class: View\nsubviews:\n  - file: A".write(to: dir.appendingPathComponent("B.view.yaml"), atomically: true, encoding: .utf8)
+        try "class: View\nsubviews:\n  - file: Missing".write(to: dir.appendingPathComponent("C.view.yaml"), atomically: true, encoding: .utf8)
+        let l = ViewFileLoader(directory: dir)
+        #expect(throws: ViewFileError.self) { try l.load(named: "A") }
+        do { _ = try l.load(named: "A") } catch { #expect(error.description.contains("includes itself through A → B → A"), "\(error)") }
+        do { _ = try l.load(named: "C") } catch { #expect(error.description.contains("no such view file"), "\(error)") }
+        // After a failure the loader is still usable.
+        try "class: Label\ntext: ok".write(to: dir.appendingPathComponent("D.view.yaml"), atomically: true, encoding: .utf8)
+        #expect((try l.load(named: "D") as? Label)?.text == "ok")
+    }
+}
+
+/// Drawing: what each widget puts in its cells.
+@MainActor
+@Suite struct RenderingTests {
+    func render(_ root: View) -> Surface {
+        var s = Surface(size: root.bounds.size)
+        root.layoutIfNeeded()
+        ViewRenderer.render(root, into: &s)
+        return s
+    }
+
+    @Test func wideCharactersTakeTwoCellsAndAreCutWhole() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 9, height: 1))
+        let label = Label("あいうえお", frame: Rect(x: 0, y: 0, width: 9, height: 1))
+        root.addSubview(label)
+        let s = render(root)
+        // Four fit (8 cells); the fifth would be split by the edge, so it is not drawn.
+        #expect(s.text == "あいうえ")
+        #expect(s[1, 0].scalar == Cell.continuation)
+        #expect(s[8, 0].scalar == 0x20)
+    }
+
+    @Test func hiddenViewsAndViewportsAreNotDrawnButViewportsArePlaced() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 10, height: 3))
+        let hidden = Label("hidden", frame: Rect(x: 0, y: 0, width: 6, height: 1))
+        hidden.isHidden = true
+        root.addSubview(hidden)
+        let holder = View(frame: Rect(x: 2, y: 1, width: 6, height: 2))
+        holder.clipsToBounds = true
+        root.addSubview(holder)
+        let viewport = Label("child's", frame: Rect(x: 1, y: 0, width: 10, height: 2))
+        viewport.owner = FakeOwner.shared
+        holder.addSubview(viewport)
+        var s = Surface(size: root.bounds.size)
+        let placements = ViewRenderer.render(root, into: &s)
+        #expect(!s.text.contains("hidden") && !s.text.contains("child"))
+        #expect(placements.count == 1)
+        #expect(placements[0].frame == Rect(x: 3, y: 1, width: 10, height: 2))
+        #expect(placements[0].clip == Rect(x: 2, y: 1, width: 6, height: 2))
+        viewport.owner = nil
+    }
+
+    @Test func buttonsFireOnTapInsideOnly() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 20, height: 3))
+        let b = Button(title: "OK", frame: Rect(x: 2, y: 1, width: 6, height: 1))
+        var taps = 0
+        b.addAction { _ in taps += 1 }
+        root.addSubview(b)
+        #expect(render(root).text.contains("OK"))
+        b.deliver([Touch(phase: .began, location: Point(x: 3, y: 1))])
+        b.deliver([Touch(phase: .ended, location: Point(x: 3, y: 1))])
+        b.deliver([Touch(phase: .began, location: Point(x: 3, y: 1))])
+        b.deliver([Touch(phase: .ended, location: Point(x: 15, y: 2))])  // lifted outside
+        #expect(taps == 1)
+    }
+}
+
+@MainActor
+final class FakeOwner: Responder, ViewOwner {
+    static let shared = FakeOwner()
+    func viewWillLayoutSubviews() {}
+    func viewDidLayoutSubviews() {}
+    func refusalToEmbed(in superview: View) -> String? { nil }
+    func rootViewDidMove(from oldSuperview: View?) {}
+}
