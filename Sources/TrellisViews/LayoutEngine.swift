@@ -61,29 +61,40 @@ final class LayoutEngine {
         guard dirty else { return }
         dirty = false
         let views = domain()
-        var wanted: [ObjectIdentifier: LayoutConstraint] = [:]
+        // Ordered, never hashed: which constraint breaks when a set is unsatisfiable, and
+        // how an under-determined layout comes out, must not change from run to run.
+        var wanted: [LayoutConstraint] = []
+        var wantedIDs: Set<ObjectIdentifier> = []
         for v in views where v === root || v.owner == nil {
-            for c in v.installedConstraints { wanted[ObjectIdentifier(c)] = c }
+            for c in v.installedConstraints where wantedIDs.insert(ObjectIdentifier(c)).inserted { wanted.append(c) }
         }
         guard !wanted.isEmpty || !installed.isEmpty else { solvedFrames = [:]; return }
 
         // Remove what is gone or changed (a changed constant is remove + add: simple,
         // and still incremental for the rest of the system).
-        for (id, (c, parts)) in installed where wanted[id] == nil || c.host == nil || parts.isEmpty != c.isBroken || stale(c) {
+        for (id, (c, parts)) in installed where !wantedIDs.contains(id) || c.host == nil || parts.isEmpty != c.isBroken || stale(c) {
             for p in parts { try? solver.remove(p) }
             installed[id] = nil
         }
         // Every view a constraint mentions gets variables, and so do its ancestors up to
         // the root: positions are in root coordinates and chain through them.
-        var referenced: [ObjectIdentifier: View] = [:]
-        for c in wanted.values {
-            for v in c.views { var a: View? = v; while let x = a, referenced[ObjectIdentifier(x)] == nil, x.isDescendant(of: root) { referenced[ObjectIdentifier(x)] = x; if x === root { break }; a = x.superview } }
+        var referenced: [View] = []
+        var referencedIDs: Set<ObjectIdentifier> = []
+        for c in wanted {
+            for v in c.views {
+                var a: View? = v
+                while let x = a, x.isDescendant(of: root), referencedIDs.insert(ObjectIdentifier(x)).inserted {
+                    referenced.append(x)
+                    if x === root { break }
+                    a = x.superview
+                }
+            }
         }
-        for v in referenced.values where v.layoutVariables == nil { v.layoutVariables = LayoutVariables(v.debugName) }
-        syncFixedFrames(referenced)
-        syncIntrinsicSizes(referenced)
-        for (id, c) in wanted where installed[id] == nil {
-            installed[id] = (c, add(c))
+        for v in referenced where v.layoutVariables == nil { v.layoutVariables = LayoutVariables(v.debugName) }
+        syncFixedFrames(referenced, referencedIDs)
+        syncIntrinsicSizes(referenced, referencedIDs)
+        for c in wanted where installed[ObjectIdentifier(c)] == nil {
+            installed[ObjectIdentifier(c)] = (c, add(c))
         }
         solver.updateVariables()
         solvedFrames = frames(of: views)
@@ -142,14 +153,15 @@ final class LayoutEngine {
 
     /// Views whose frames are set by hand enter as required constants; re-added when
     /// the frame changes.
-    private func syncFixedFrames(_ referenced: [ObjectIdentifier: View]) {
-        for (id, entry) in fixed where referenced[id] == nil || !isFixed(entry.0) {
+    private func syncFixedFrames(_ referenced: [View], _ referencedIDs: Set<ObjectIdentifier>) {
+        for (id, entry) in fixed where !referencedIDs.contains(id) || !isFixed(entry.0) {
             for p in entry.3 { try? solver.remove(p) }
             fixed[id] = nil
         }
-        for (id, v) in referenced where isFixed(v) {
+        for v in referenced where isFixed(v) {
+            let id = ObjectIdentifier(v)
             let frame = v === root ? Rect(origin: .zero, size: v.frame.size) : v.frame
-            let parentReferenced = v !== root && v.superview.map { referenced[ObjectIdentifier($0)] != nil } ?? false
+            let parentReferenced = v !== root && v.superview.map { referencedIDs.contains(ObjectIdentifier($0)) } ?? false
             if let (_, old, oldParent, parts) = fixed[id] {
                 if old == frame && oldParent == parentReferenced { continue }
                 for p in parts { try? solver.remove(p) }
@@ -177,15 +189,16 @@ final class LayoutEngine {
     }
 
     /// Intrinsic content size: hug at 250, resist compression at 750 (UIKit's defaults).
-    private func syncIntrinsicSizes(_ referenced: [ObjectIdentifier: View]) {
+    private func syncIntrinsicSizes(_ referenced: [View], _ referencedIDs: Set<ObjectIdentifier>) {
         for (id, entry) in intrinsic {
             let v = entry.0
-            if referenced[id] == nil || isFixed(v) || v.intrinsicContentSize != entry.1 {
+            if !referencedIDs.contains(id) || isFixed(v) || v.intrinsicContentSize != entry.1 {
                 for p in entry.2 { try? solver.remove(p) }
                 intrinsic[id] = nil
             }
         }
-        for (id, v) in referenced where intrinsic[id] == nil && !isFixed(v) {
+        for v in referenced where intrinsic[ObjectIdentifier(v)] == nil && !isFixed(v) {
+            let id = ObjectIdentifier(v)
             guard let size = v.intrinsicContentSize, let vars = v.layoutVariables else { continue }
             let parts = [
                 (vars.width <= Double(size.width)).at(.defaultLow), (vars.width >= Double(size.width)).at(.defaultHigh),
