@@ -14,9 +14,14 @@ extension ViewController {
     @discardableResult
     func send(_ message: Message, to target: ViewController) -> Reply? {
         // Logged at hand-over, before the callback runs, so nested messages it causes
-        // follow it in the log as they follow it in time.
-        window?.route(kind: message.kind.name, from: id, to: target.id, outcome: .delivered, reason: nil, detail: message.summary)
+        // follow it in the log as they follow it in time. A proxy's link logs its own.
+        if !(target is RemoteController) {
+            window?.route(kind: message.kind.name, from: id, to: target.id, outcome: .delivered, reason: nil, detail: message.summary)
+        }
+        let previous = target.deliveringWindow
+        target.deliveringWindow = window
         let answer = target.receive(message, from: self)
+        target.deliveringWindow = previous
         if let answer {
             window?.route(kind: "reply", from: target.id, to: id, outcome: .delivered, reason: answer.status == .ok ? nil : "\(answer.status)")
         }
@@ -45,7 +50,7 @@ extension ViewController {
         case .memoryWarning:
             didReceiveMemoryWarning()
         case .touch(let t):
-            return routeTouch(t) ? nil : Reply(status: .declined)
+            return touchMessage(t) ? nil : Reply(status: .declined)
         case .request(let r):
             return answer(r, from: sender)
         default:
@@ -53,6 +58,16 @@ extension ViewController {
             return Reply(status: .failed)
         }
         return nil
+    }
+}
+
+extension ViewController {
+    /// Writes a lifecycle callback to the routing log (kind `callback`, the callback in
+    /// `detail`): merged across processes by time, these lines are the ordered callback
+    /// log the placement-parity tests compare.
+    func logCallback(_ name: @autoclosure () -> String) {
+        guard !(self is RemoteController) else { return }
+        (window ?? deliveringWindow)?.route(kind: "callback", from: id, to: id, outcome: .event, reason: nil, detail: "\(id).\(name())")
     }
 }
 
