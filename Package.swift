@@ -9,6 +9,9 @@
 //   TrellisCanvas     cells, geometry and surfaces with damage: what views draw into (no I/O)
 //   TrellisViews      views in cells, anchors on the solver, widgets, view files (main actor)
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
+//   TrellisHost       controllers in other processes: their links, proxies and the host runtime
+//   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
+//   Services/trellis-app  the app binary: runs any registered controller as a host
 //   Services/trellis  the command-line tool (logs, bench, peer)
 import PackageDescription
 
@@ -23,6 +26,8 @@ let package = Package(
         .library(name: "TrellisCanvas", targets: ["TrellisCanvas"]),
         .library(name: "TrellisViews", targets: ["TrellisViews"]),
         .library(name: "TrellisControllers", targets: ["TrellisControllers"]),
+        .library(name: "TrellisHost", targets: ["TrellisHost"]),
+        .executable(name: "trellis-app", targets: ["trellis-app"]),
         .executable(name: "trellis", targets: ["trellis"]),
     ],
     dependencies: [
@@ -53,6 +58,19 @@ let package = Package(
             dependencies: ["TrellisCanvas", "TrellisLayout", "TrellisWire", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "TrellisControllers", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]),
+        .target(
+            name: "TrellisHost",
+            dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire"]
+        ),
+        .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
+        .executableTarget(
+            name: "trellis-app",
+            dependencies: [
+                "TrellisHost", "TrellisSeeds", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/trellis-app"
+        ),
         .executableTarget(
             name: "trellis",
             dependencies: [
@@ -66,6 +84,10 @@ let package = Package(
         .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "CZeroMQ"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
         .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
+        .testTarget(
+            name: "TrellisHostTests",
+            dependencies: ["TrellisHost", "TrellisSeeds", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire", "TrellisCanvas"]
+        ),
         .testTarget(
             name: "TrellisControllersTests",
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]

@@ -28,6 +28,16 @@ extension ViewController {
         return answer
     }
 
+    /// Hands a message that arrived over a link to this controller, from `sender` (the
+    /// proxy of the controller at the other end). What a host calls; returns the answer
+    /// to send back: nil for an ack, a reply for a request or a touch.
+    public func handleMessage(_ message: Message, from sender: ViewController) -> Reply? {
+        let previous = deliveringWindow
+        deliveringWindow = sender.window
+        defer { deliveringWindow = previous }
+        return receive(message, from: sender)
+    }
+
     /// The receiving side: turns a message into the UIKit callback it stands for.
     func receive(_ message: Message, from sender: ViewController) -> Reply? {
         switch message {
@@ -66,7 +76,8 @@ extension ViewController {
     /// `detail`): merged across processes by time, these lines are the ordered callback
     /// log the placement-parity tests compare.
     func logCallback(_ name: @autoclosure () -> String) {
-        guard !(self is RemoteController) else { return }
+        // Proxies stand for controllers that log their own callbacks in their own process.
+        guard !(self is RemoteController), !(self is ParentProxy) else { return }
         (window ?? deliveringWindow)?.route(kind: "callback", from: id, to: id, outcome: .event, reason: nil, detail: "\(id).\(name())")
     }
 }

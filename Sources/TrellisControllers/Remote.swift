@@ -78,7 +78,8 @@ public final class RemoteController: ViewController {
     }
 
     override func touchMessage(_ input: TouchInput) -> Bool {
-        forward(.touch(input)) == nil
+        guard let answer = forward(.touch(input)) else { return true }
+        return answer.status == .ok
     }
 }
 

@@ -46,12 +46,26 @@ public final class Window {
             guard let root = rootViewController else { return }
             precondition(root.parent == nil, "the root controller \(root.id) has a parent")
             root.hostingWindow = self
+            guard drivesRoot else { return }
             root.applyTraits(traits)
             if isVisible { show(root) }
         }
     }
 
     public private(set) var isVisible = false
+
+    /// False in a host whose root is a `ParentProxy`: the real parent, in another
+    /// process, sends the traits, the appearance and the size; the window only holds
+    /// the tree, lays it out, logs and composes.
+    public private(set) var drivesRoot = true
+
+    /// Makes `proxy` the root without appearance or traits of its own (see `drivesRoot`).
+    public func host(_ proxy: ParentProxy) {
+        drivesRoot = false
+        rootViewController = proxy
+        proxy.view.frame = rootView.bounds
+        rootView.addSubview(proxy.view)
+    }
 
     /// Shows the root controller: its view fills the window, then it appears
     /// (`viewWillAppear` … `viewDidAppear`, forwarded down the tree).
@@ -85,6 +99,15 @@ public final class Window {
     /// the tree registered to run alongside, then the completions (S0-1, S4-4).
     public func resize(to newSize: Size) {
         guard newSize != size else { return }
+        guard size != .zero else {
+            // The first size is not a transition: nothing was laid out before it.
+            size = newSize
+            rootView.frame = Rect(origin: .zero, size: newSize)
+            if drivesRoot { rootViewController?.applyTraits(traits) }
+            rootViewController?.viewIfLoaded?.frame = rootView.bounds
+            rootView.layoutIfNeeded()
+            return
+        }
         let coordinator = TransitionCoordinator(size: newSize, duration: 0)
         if let root = rootViewController {
             route(kind: "size", from: "window", to: root.id, outcome: .delivered, reason: nil)
@@ -94,7 +117,7 @@ public final class Window {
         }
         size = newSize
         rootView.frame = Rect(origin: .zero, size: newSize)
-        rootViewController?.applyTraits(traits)
+        if drivesRoot { rootViewController?.applyTraits(traits) }
         rootViewController?.viewIfLoaded?.frame = rootView.bounds
         rootView.layoutIfNeeded()
         coordinator.runAlongside()
