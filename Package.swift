@@ -10,6 +10,7 @@
 //   TrellisViews      views in cells, anchors on the solver, widgets, view files (main actor)
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
 //   TrellisHost       controllers in other processes: their links, proxies and the host runtime
+//   TrellisCompositor the render server: surfaces and placements into one screen, headless or a terminal
 //   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
 //   Services/trellis-app  the app binary: runs any registered controller as a host
 //   Services/trellis  the command-line tool (logs, bench, peer)
@@ -27,6 +28,7 @@ let package = Package(
         .library(name: "TrellisViews", targets: ["TrellisViews"]),
         .library(name: "TrellisControllers", targets: ["TrellisControllers"]),
         .library(name: "TrellisHost", targets: ["TrellisHost"]),
+        .library(name: "TrellisCompositor", targets: ["TrellisCompositor"]),
         .executable(name: "trellis-app", targets: ["trellis-app"]),
         .executable(name: "trellis", targets: ["trellis"]),
     ],
@@ -62,6 +64,7 @@ let package = Package(
             name: "TrellisHost",
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire"]
         ),
+        .target(name: "TrellisCompositor", dependencies: ["TrellisCanvas", "TrellisWire", "TrellisTransport", "TrellisLog"]),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .executableTarget(
             name: "trellis-app",

@@ -167,11 +167,18 @@ public final class Window {
         let top = ViewRenderer.render(rootView, into: &own)
         layers.append(Layer(surface: own, frame: Rect(origin: .zero, size: size), clip: Rect(origin: .zero, size: size), z: 0, visible: true))
         var placed: [ControllerID: (String, Placement)] = [:]
+        remote = []
         collect(top, by: "window", offset: .zero, clip: Rect(origin: .zero, size: size), into: &layers, &placed)
         Composition.compose(layers, into: &screen)
         logPlacementChanges(placed)
+        remotePlacements = remote
         return screen
     }
+
+    /// After `compose()`: where the surfaces of children in other processes go, in this
+    /// window's coordinates — what this process's host tells the compositor.
+    public private(set) var remotePlacements: [Placement] = []
+    private var remote: [Placement] = []
 
     private func collect(
         _ placements: [ViewportPlacement], by container: String, offset: Point, clip: Rect,
@@ -186,6 +193,12 @@ public final class Window {
             layers.append(Layer(surface: child.surface, frame: frame, clip: layerClip, z: layers.count, visible: true))
             placed[child.id] = (container, Placement(
                 surface: child.id, frame: CellRect(p.frame), z: Int32(p.z), clip: CellRect(p.clip), visible: true))
+            if child is RemoteController {
+                // Its content is another process's surface: the compositor places it there,
+                // in this window's coordinates, above what this process drew.
+                remote.append(Placement(
+                    surface: child.id, frame: CellRect(frame), z: Int32(layers.count), clip: CellRect(layerClip), visible: true))
+            }
             collect(placements, by: child.id.rawValue, offset: frame.origin, clip: layerClip, into: &layers, &placed)
         }
     }

@@ -21,6 +21,12 @@ public final class ChildHost {
     public let proxy: ParentProxy
     public let window: Window
     public let link: Link
+    /// The link frames go out on: the parent link when the parent is the compositor.
+    public private(set) var compositorLink: Link?
+    private var publisher: FramePublisher?
+
+    /// The compositor's controller id on every link.
+    public static let compositorID: ControllerID = "compositor"
 
     private init(controller: ViewController, proxy: ParentProxy, window: Window, link: Link) {
         self.controller = controller
@@ -29,10 +35,12 @@ public final class ChildHost {
         self.link = link
     }
 
-    /// Connects `controller` to its parent `parent` at `endpoint`.
+    /// Connects `controller` to its parent `parent` at `endpoint`, and — when given and
+    /// the parent is not the compositor itself — to the compositor at `compositor`, where
+    /// its frames go.
     public static func start(
-        controller: ViewController, parent: ControllerID, endpoint: String, loop: IOLoop, log: RoutingLog,
-        options: LinkOptions = LinkOptions()
+        controller: ViewController, parent: ControllerID, endpoint: String, compositor: String? = nil,
+        loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions()
     ) async throws(LinkError) -> ChildHost {
         let box = HostBox()
         let link = try await Link.connect(
@@ -47,10 +55,22 @@ public final class ChildHost {
         window.host(proxy)
         let host = ChildHost(controller: controller, proxy: proxy, window: window, link: link)
         box.host = host
+        if parent == compositorID {
+            host.compositorLink = link
+        } else if let compositor {
+            host.compositorLink = try await Link.connect(
+                id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log, options: options)
+        }
+        if let c = host.compositorLink { host.publisher = FramePublisher(link: c, window: window) }
         return host
     }
 
+    /// Asks for a frame to be sent at the end of this turn (after any change the host
+    /// did not see: a timer of the controller's own, say).
+    public func setNeedsFrame() { publisher?.setNeedsFrame() }
+
     func deliver(_ envelope: Envelope) -> Reply? {
+        defer { publisher?.setNeedsFrame() }
         let message = envelope.message
         switch message {
         case .containment(let c) where c.phase == .willMove && c.parent != nil:
