@@ -82,15 +82,16 @@ extension Surface {
                     k += 1
                     guard cell.scalar == Cell.continuation || Self.columns(of: cell.scalar) > 0 else {
                         throw SurfaceError(
-                            "frame \(f): damage \(n) has scalar \(cell.scalar) at (\(x), \(y)), which takes no column")
+                            "frame \(f): damage \(n) has \(Self.hex(cell.scalar)) at (\(x), \(y)), which takes no column")
                     }
                     next[y * size.width + x] = cell
                 }
             }
         }
         // Pairs are checked on the result, one column beyond each rectangle, because a
-        // rectangle may complete or break a character whose other half it does not hold.
-        for (n, d) in frame.damage.enumerated() {
+        // rectangle may complete or break a character whose other half it does not hold;
+        // so the error names the cell, not a rectangle.
+        for d in frame.damage {
             let r = Rect(d.rect)
             for y in r.minY..<r.maxY {
                 for x in max(0, r.minX - 1)..<min(size.width, r.maxX + 1) {
@@ -98,12 +99,12 @@ extension Surface {
                     if next[i].scalar == Cell.continuation {
                         guard x > 0, Self.columns(of: next[i - 1].scalar) == 2 else {
                             throw SurfaceError(
-                                "frame \(f): damage \(n) leaves a continuation cell at (\(x), \(y)) not after a wide character")
+                                "frame \(f) leaves a continuation cell at (\(x), \(y)) not after a wide character")
                         }
                     } else if Self.columns(of: next[i].scalar) == 2 {
                         guard x + 1 < size.width, next[i + 1].scalar == Cell.continuation else {
                             throw SurfaceError(
-                                "frame \(f): damage \(n) leaves the wide character at (\(x), \(y)) without its continuation cell")
+                                "frame \(f) leaves the wide character at (\(x), \(y)) without its continuation cell")
                         }
                     }
                 }
@@ -133,6 +134,12 @@ extension Surface {
             upper += 1
         }
         return lower..<upper
+    }
+
+    /// "U+0301", as error messages name scalars.
+    static func hex(_ scalar: UInt32) -> String {
+        let digits = String(scalar, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// Columns of a cell's scalar; 0 for values that are not Unicode scalars.
