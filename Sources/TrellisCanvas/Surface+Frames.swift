@@ -9,14 +9,22 @@ extension Surface {
     /// usually most of the surface anyway.
     public static let maxDamageRects = 64
 
-    /// True when a cell changed since the last `takeFrame` (or a resize is unsent).
-    public var isDamaged: Bool { tracker.isPending }
+    /// Cells this close together on a row go out as one span: a separate rectangle would
+    /// cost its header and a cursor move, and keeps the count under `maxDamageRects`.
+    static let spanJoinGap = 2
 
-    /// The changed regions since the last `takeFrame`, in surface coordinates: per-row spans
-    /// of changed cells, widened so no wide character is split, rows with the same span
-    /// stacked into one rectangle; their union once there are more than `maxDamageRects`.
+    /// True when the next `takeFrame` has something to send.
+    public var isDamaged: Bool {
+        tracker.isPending && (tracker.isForced || !damage.isEmpty)
+    }
+
+    /// The regions that differ from what the last `takeFrame` sent, in surface coordinates:
+    /// per-row spans of differing cells, widened so no wide character is split, rows with
+    /// the same span stacked into one rectangle; their union once there are more than
+    /// `maxDamageRects`. After `resize` or `damageAll`, the whole surface.
     public var damage: [Rect] {
-        let rects = tracker.rects { y, span in widened(span, row: y) }
+        guard tracker.isPending else { return [] }
+        let rects = tracker.rects { y, candidates in changedSpans(row: y, candidates) }
         guard rects.count > Self.maxDamageRects else { return rects }
         var union = rects.reduce(Rect.zero) { $0.union($1) }
         // The union's edges pass through rows that were not damaged there and may cut a
@@ -37,7 +45,9 @@ extension Surface {
     public mutating func takeFrame(number: UInt32) -> FrameUpdate? {
         guard tracker.isPending else { return nil }
         let rects = damage
+        let forced = tracker.isForced
         tracker.clear()
+        guard !rects.isEmpty || forced else { return nil }
         var out: [FrameUpdate.Damage] = []
         out.reserveCapacity(rects.count)
         for rect in rects {
@@ -46,6 +56,7 @@ extension Surface {
             for y in rect.minY..<rect.maxY {
                 let start = y * size.width + rect.minX
                 rectCells.append(contentsOf: cells[start..<(start + rect.width)])
+                sentCells.replaceSubrange(start..<(start + rect.width), with: cells[start..<(start + rect.width)])
             }
             out.append(FrameUpdate.Damage(rect: CellRect(rect), cells: rectCells))
         }
@@ -120,6 +131,44 @@ extension Surface {
                 }
             }
         }
+    }
+
+    /// The parts of row y's candidate spans whose cells differ from `sentCells` (all of
+    /// them when forced), widened over wide characters, joined across small gaps.
+    func changedSpans(row y: Int, _ candidates: [Range<Int>]) -> [Range<Int>] {
+        let rowStart = y * size.width
+        var spans: [Range<Int>] = []
+        func add(_ run: Range<Int>) {
+            // Widening moves each end by at most one cell, so runs stay in order and only a
+            // neighbour can come to touch.
+            let wide = widened(run, row: y)
+            if let last = spans.last, wide.lowerBound <= last.upperBound + Self.spanJoinGap {
+                spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, wide.upperBound)
+            } else {
+                spans.append(wide)
+            }
+        }
+        for candidate in candidates {
+            if tracker.isForced {
+                add(candidate)
+                continue
+            }
+            var x = candidate.lowerBound
+            while x < candidate.upperBound {
+                guard cells[rowStart + x] != sentCells[rowStart + x] else {
+                    x += 1
+                    continue
+                }
+                var end = x + 1
+                while end < candidate.upperBound && cells[rowStart + end] != sentCells[rowStart + end] {
+                    end += 1
+                }
+                add(x..<end)
+                x = end
+            }
+        }
+        DamageTracker.compact(&spans)
+        return spans
     }
 
     /// `span` of row y, grown by one cell at either end that would cut a wide character.

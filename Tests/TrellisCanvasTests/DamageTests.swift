@@ -38,6 +38,35 @@ struct DamageTests {
         #expect(s.damage == [Rect(x: 0, y: 0, width: 5, height: 1)])
     }
 
+    @Test("clearing and redrawing the same content sends nothing; a change undone neither")
+    func redraw() {
+        var s = Surface(size: Size(width: 12, height: 4))
+        func draw(_ s: inout Surface) {
+            s.fill(s.bounds, with: .plain)
+            s.drawBorder(s.bounds, style: .single, colors: red)
+            s.put("日本 ok", at: Point(x: 1, y: 1), style: .plain)
+        }
+        draw(&s)
+        #expect(s.takeFrame(number: 1) != nil)
+        draw(&s)
+        #expect(!s.isDamaged)
+        #expect(s.takeFrame(number: 2) == nil)
+        s.put("x", at: Point(x: 5, y: 2), style: .plain)
+        s.put(" ", at: Point(x: 5, y: 2), style: .plain)
+        #expect(s.damage.isEmpty)
+        s.put("本", at: Point(x: 1, y: 1), style: .plain)  // 日 → 本: only that pair changes
+        #expect(s.damage == [Rect(x: 1, y: 1, width: 2, height: 1)])
+    }
+
+    @Test("changes a cell or two apart on a row go out as one span")
+    func joinedSpans() {
+        var s = Surface(size: Size(width: 20, height: 1))
+        s.put("a", at: Point(x: 2, y: 0), style: .plain)
+        s.put("b", at: Point(x: 5, y: 0), style: .plain)  // two unchanged cells between
+        s.put("c", at: Point(x: 12, y: 0), style: .plain)
+        #expect(s.damage == [Rect(x: 2, y: 0, width: 4, height: 1), Rect(x: 12, y: 0, width: 1, height: 1)])
+    }
+
     @Test("a box of changes is one rectangle, a border four")
     func stacking() {
         var s = Surface(size: Size(width: 10, height: 6))
