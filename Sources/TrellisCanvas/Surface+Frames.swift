@@ -9,8 +9,9 @@ extension Surface {
     /// usually most of the surface anyway.
     public static let maxDamageRects = 64
 
-    /// Cells this close together on a row go out as one span: a separate rectangle would
-    /// cost its header and a cursor move, and keeps the count under `maxDamageRects`.
+    /// Changed cells at most this many unchanged cells apart on a row go out as one span:
+    /// resending two cells costs about what another rectangle's header and cursor move do,
+    /// and fewer rectangles stay under `maxDamageRects`.
     static let spanJoinGap = 2
 
     /// True when the next `takeFrame` has something to send.
