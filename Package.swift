@@ -95,7 +95,7 @@ let package = Package(
             name: "TrellisControllersTests",
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]
         ),
-
+        .testTarget(name: "TrellisCanvasTests", dependencies: ["TrellisCanvas"]),
     ],
     swiftLanguageModes: [.v6]
 )
