@@ -13,6 +13,7 @@
 //   TrellisCompositor the render server: surfaces and placements into one screen, headless or a terminal
 //   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
 //   Services/trellis-app  the app binary: runs any registered controller as a host
+//   Services/trellis-compositor  the render server process
 //   Services/trellis  the command-line tool (logs, bench, peer)
 import PackageDescription
 
@@ -30,6 +31,7 @@ let package = Package(
         .library(name: "TrellisHost", targets: ["TrellisHost"]),
         .library(name: "TrellisCompositor", targets: ["TrellisCompositor"]),
         .executable(name: "trellis-app", targets: ["trellis-app"]),
+        .executable(name: "trellis-compositor", targets: ["trellis-compositor"]),
         .executable(name: "trellis", targets: ["trellis"]),
     ],
     dependencies: [
@@ -64,7 +66,7 @@ let package = Package(
             name: "TrellisHost",
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire"]
         ),
-        .target(name: "TrellisCompositor", dependencies: ["TrellisCanvas", "TrellisWire", "TrellisTransport", "TrellisLog"]),
+        .target(name: "TrellisCompositor", dependencies: ["TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisTransport", "TrellisLog"]),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .executableTarget(
             name: "trellis-app",
@@ -73,6 +75,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis-app"
+        ),
+        .executableTarget(
+            name: "trellis-compositor",
+            dependencies: [
+                "TrellisCompositor", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/trellis-compositor"
         ),
         .executableTarget(
             name: "trellis",

@@ -35,6 +35,14 @@ struct App: AsyncParsableCommand {
     @Option(help: "Where run directories live (default: $TRELLIS_RUN_ROOT, $XDG_RUNTIME_DIR/trellis, /tmp/trellis-UID).")
     var runRoot: String?
 
+    @Option(help: "The compositor's endpoint, where frames go (default: the session's compositor.sock).")
+    var compositor: String?
+
+    @Option(
+        name: .customLong("remote-child"),
+        help: "A controller class whose instances this host's controllers get as children in other processes (repeatable).")
+    var remoteChildren: [String] = []
+
     func validate() throws {
         guard ControllerID(controllerID) != nil else { throw ValidationError("--host: '\(controllerID)' is not a controller id ([A-Za-z0-9._:-], 1-32 bytes)") }
         guard ControllerID(parent) != nil else { throw ValidationError("--parent: '\(parent)' is not a controller id") }
@@ -52,7 +60,17 @@ struct App: AsyncParsableCommand {
         let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
         let log = try RoutingLog(directory: run.logs, host: controllerID)
         let loop = IOLoop(name: "host-\(controllerID)")
-        let host = try await ChildHost.start(controller: controller, parent: ControllerID(parent)!, endpoint: endpoint, loop: loop, log: log)
+        if !remoteChildren.isEmpty {
+            // Children of this host's controllers that run elsewhere connect here.
+            let children = try await RemoteChildren.bind(parent: id, endpoint: try run.ipcEndpoint(controllerID), loop: loop, log: log)
+            Lifetime.children = children
+            for name in remoteChildren {
+                registry.register(name) { childID in children.proxy(for: childID ?? ControllerID(name) ?? "child") }
+            }
+        }
+        let host = try await ChildHost.start(
+            controller: controller, parent: ControllerID(parent)!, endpoint: endpoint,
+            compositor: try compositor ?? run.ipcEndpoint("compositor"), loop: loop, log: log)
         Lifetime.keep(host, log: log)
         // The main actor now serves the link's messages until a signal ends the process.
         try await Task.sleep(for: .seconds(Int64.max / 2_000_000_000))
@@ -63,6 +81,7 @@ struct App: AsyncParsableCommand {
 @MainActor
 enum Lifetime {
     static var host: ChildHost?
+    static var children: RemoteChildren?
     static var sources: [any DispatchSourceSignal] = []
 
     static func keep(_ host: ChildHost, log: RoutingLog) {

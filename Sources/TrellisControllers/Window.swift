@@ -54,17 +54,24 @@ public final class Window {
 
     public private(set) var isVisible = false
 
-    /// False in a host whose root is a `ParentProxy`: the real parent, in another
-    /// process, sends the traits, the appearance and the size; the window only holds
-    /// the tree, lays it out, logs and composes.
+    /// False in a host process: the real parent (or, for the root, the compositor), in
+    /// another process, sends the traits, the appearance and the size; the window only
+    /// holds the tree, lays it out, logs and composes.
     public private(set) var drivesRoot = true
 
-    /// Makes `proxy` the root without appearance or traits of its own (see `drivesRoot`).
-    public func host(_ proxy: ParentProxy) {
+    /// Makes `root` the root without appearance or traits of its own (see `drivesRoot`):
+    /// a `ParentProxy`, or the root controller in the root's host. Its view goes in with
+    /// `installRootView`, when the first message that needs it arrives.
+    public func host(_ root: ViewController) {
         drivesRoot = false
-        rootViewController = proxy
-        proxy.view.frame = rootView.bounds
-        rootView.addSubview(proxy.view)
+        rootViewController = root
+    }
+
+    /// Puts the root controller's view into the window, sized to it, if not there yet.
+    public func installRootView() {
+        guard let root = rootViewController, root.viewIfLoaded?.superview !== rootView else { return }
+        root.view.frame = rootView.bounds
+        rootView.addSubview(root.view)
     }
 
     /// Shows the root controller: its view fills the window, then it appears

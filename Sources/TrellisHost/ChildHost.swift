@@ -52,7 +52,14 @@ public final class ChildHost {
             })
         let proxy = ParentProxy(id: parent, port: LinkPort(link: link, peer: nil, timeout: options.requestTimeout))
         let window = Window(size: .zero, log: log, host: log.host)
-        window.host(proxy)
+        if parent == compositorID {
+            // The root has no parent (UIKit's root view controller): the compositor drives
+            // it as a window drives its root.
+            window.host(controller)
+        } else {
+            window.host(proxy)
+            window.installRootView()
+        }
         let host = ChildHost(controller: controller, proxy: proxy, window: window, link: link)
         box.host = host
         if parent == compositorID {
@@ -97,6 +104,7 @@ public final class ChildHost {
     }
 
     private func embedView() {
+        if window.rootViewController === controller { return window.installRootView() }
         guard controller.parent === proxy, controller.viewIfLoaded?.superview == nil else { return }
         proxy.view.addSubview(controller.view)
         controller.view.pinEdges(to: proxy.view)

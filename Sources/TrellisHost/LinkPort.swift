@@ -32,6 +32,14 @@ public final class LinkPort: RemotePort {
         let answer = Answer()
         let link = self.link, peer = self.peer, timeout = self.timeout
         Task.detached {
+            // A child that has not connected yet (its process is still starting) is
+            // waited for within the same bound, rather than dropped at once.
+            if let peer {
+                let deadline = ContinuousClock.now + timeout
+                while await !link.connectedPeers.contains(peer), ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
+            }
             do throws(LinkError) {
                 answer.set(.success(try await link.request(message, to: peer, timeout: timeout)))
             } catch {

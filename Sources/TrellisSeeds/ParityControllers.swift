@@ -78,6 +78,7 @@ public final class ParityLeaf: ViewController {
 @MainActor
 public enum SeedControllers {
     public static func register(in registry: ControllerRegistry) {
+        registry.register("ParityContainer") { [unowned registry] id in ParityContainer(registry: registry, id: id ?? "Container") }
         registry.register("ParityChild") { id in ParityChild(id: id) }
         registry.register("ParityLeaf") { id in ParityLeaf(id: id) }
     }
