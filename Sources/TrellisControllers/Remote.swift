@@ -77,6 +77,23 @@ public final class RemoteController: ViewController {
         forward(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))))
     }
 
+    /// The child's process came back (restarted after a crash): tell it what it missed —
+    /// its parent, its traits, its size and, if it is shown, its appearance — in the order
+    /// a new child hears them, so it rebuilds the same state (issue 4).
+    public func replayState() {
+        guard let parent else { return }
+        forward(.containment(Containment(.willMove, parent: parent.id)))
+        if traitStorage != nil { forward(.traits(traitCollection.wire)) }
+        forward(.containment(Containment(.didMove, parent: parent.id)))
+        if let size = sentSize {
+            forward(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))))
+        }
+        if appearanceState == .appeared || appearanceState == .appearing {
+            forward(.appearance(Appearance(.willAppear, animated: false)))
+            if appearanceState == .appeared { forward(.appearance(Appearance(.didAppear, animated: false))) }
+        }
+    }
+
     override func touchMessage(_ input: TouchInput) -> Bool {
         guard let answer = forward(.touch(input)) else { return true }
         return answer.status == .ok

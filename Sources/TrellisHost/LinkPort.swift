@@ -22,13 +22,19 @@ public final class LinkPort: RemotePort {
     private let peer: ControllerID?
     public let timeout: Duration
 
-    public init(link: Link, peer: ControllerID?, timeout: Duration = .seconds(2)) {
+    private let presence: Presence?
+
+    public init(link: Link, peer: ControllerID?, timeout: Duration = .seconds(2), presence: Presence? = nil) {
         self.link = link
         self.peer = peer
         self.timeout = timeout
+        self.presence = presence
     }
 
     public func exchange(_ message: Message, from source: ControllerID, to target: ControllerID) -> Reply? {
+        if let peer, presence?.isLost(peer) == true {
+            return Reply(status: .failed, payload: Array("\(peer) is not responding".utf8))
+        }
         let answer = Answer()
         let link = self.link, peer = self.peer, timeout = self.timeout
         Task.detached {
@@ -59,6 +65,16 @@ public final class LinkPort: RemotePort {
         case .failure(let error):
             return Reply(status: .failed, payload: Array("\(error)".utf8))
         }
+    }
+}
+
+/// Which peers stopped answering, shared by the ports of one parent end.
+public final class Presence: Sendable {
+    private let lost = Mutex<Set<ControllerID>>([])
+    public init() {}
+    public func isLost(_ id: ControllerID) -> Bool { lost.withLock { $0.contains(id) } }
+    func setLost(_ id: ControllerID, _ flag: Bool) {
+        lost.withLock { if flag { $0.insert(id) } else { $0.remove(id) } }
     }
 }
 

@@ -32,6 +32,9 @@ public final class RemoteChildren {
             onMessage: Inbox.handler { envelope in
                 guard let children = box.children else { return Reply(status: .failed) }
                 return children.deliver(envelope)
+            },
+            onPeer: { event in
+                MainMailbox.shared.post { box.children?.peer(event) }
             })
         let children = RemoteChildren(link: link, parentID: parent, timeout: options.requestTimeout)
         box.children = children
@@ -41,9 +44,27 @@ public final class RemoteChildren {
     /// The stand-in for child `id`, made on first use.
     public func proxy(for id: ControllerID) -> RemoteController {
         if let p = proxies[id] { return p }
-        let p = RemoteController(id: id, port: LinkPort(link: link, peer: id, timeout: timeout))
+        let p = RemoteController(id: id, port: LinkPort(link: link, peer: id, timeout: timeout, presence: presence))
         proxies[id] = p
         return p
+    }
+
+    /// Children known to have stopped answering: messages to them fail at once (and are
+    /// logged by the link) instead of each waiting out the bound.
+    private let presence = Presence()
+
+    /// A child lost (its heartbeats stopped: crashed, killed, hung) keeps its place in the
+    /// tree; the compositor shows a placeholder. When it connects again it is sent its
+    /// state again (`RemoteController.replayState`).
+    func peer(_ event: PeerEvent) {
+        switch event {
+        case .lost(let id):
+            presence.setLost(id, true)
+        case .connected(let id):
+            let wasLost = presence.isLost(id)
+            presence.setLost(id, false)
+            if wasLost, let proxy = proxies[id] { proxy.replayState() }
+        }
     }
 
     /// Waits until child `id` has connected (said hello), or `timeout` passed.

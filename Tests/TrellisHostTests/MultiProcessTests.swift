@@ -37,12 +37,14 @@ import TrellisWire
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(name) is not built: run `swift build` first"])
         }
 
-        func launch(_ name: String, _ arguments: [String]) throws {
+        @discardableResult
+        func launch(_ name: String, _ arguments: [String]) throws -> Process {
             let p = Process()
             p.executableURL = try Self.binary(name)
             p.arguments = arguments + ["--session", run.session, "--run-root", root]
             try p.run()
             processes.append(p)
+            return p
         }
 
         func endpoint(_ name: String) throws -> String { try run.ipcEndpoint(name) }
@@ -74,10 +76,15 @@ import TrellisWire
             return last
         }
 
-        func tap(_ x: Int32, _ y: Int32) async throws {
+        /// Taps at a screen point; returns the root's answers (nil: handled, else the reply).
+        @discardableResult
+        func tap(_ x: Int32, _ y: Int32) async throws -> [Reply?] {
+            var answers: [Reply?] = []
             for phase in [TouchInput.Phase.began, .ended] {
-                _ = try await client!.request(.touch(TouchInput(phase: phase, tapCount: 1, pointer: 0, x: x, y: y, timestamp: 0)))
+                let e = try await client!.request(.touch(TouchInput(phase: phase, tapCount: 1, pointer: 0, x: x, y: y, timestamp: 0)))
+                if case .reply(let r) = e.message { answers.append(r) } else { answers.append(nil) }
             }
+            return answers
         }
 
         func stop() async {
@@ -94,6 +101,41 @@ import TrellisWire
                 print("run directory kept: \(run.path)")
             }
         }
+    }
+
+    static let childArguments = ["--host", "Child", "--class", "ParityChild", "--parent", "Container"]
+
+    /// Kill a child process mid-session: its viewport shows a placeholder, the rest of the
+    /// tree keeps answering, and a restarted child gets its state back.
+    @Test(.timeLimit(.minutes(1)))
+    func aKilledChildIsAPlaceholderUntilItIsBack() async throws {
+        let s = try Session()
+        do {
+            try s.launch("trellis-compositor", ["--root", "Container", "--headless", "--size", "40x12"])
+            let child = try s.launch("trellis-app", Self.childArguments + ["--endpoint", try s.endpoint("Container")])
+            try s.launch("trellis-app", [
+                "--host", "Container", "--class", "ParityContainer", "--parent", "compositor",
+                "--endpoint", try s.endpoint("compositor"), "--remote-child", "ParityChild",
+            ])
+            try await s.connect()
+            _ = try await s.waitForScreen { $0.contains("leaf") }
+
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+            let placeholder = try await s.waitForScreen { $0.contains("Child is not responding") }
+            #expect(placeholder.contains("Child is not responding"), "\(placeholder)")
+            // The root still answers: a tap outside the child's viewport is routed and declined.
+            let answers = try await s.tap(0, 0)
+            #expect(answers.allSatisfy { $0?.status == .declined })
+
+            try s.launch("trellis-app", Self.childArguments + ["--endpoint", try s.endpoint("Container")])
+            let back = try await s.waitForScreen { $0.contains("leaf") && !$0.contains("not responding") }
+            #expect(back.contains("leaf") && back.contains("leave"), "\(back)")
+        } catch {
+            await s.stop()
+            throw error
+        }
+        await s.stop()
     }
 
     @Test(.timeLimit(.minutes(1)))
