@@ -88,6 +88,7 @@ let package = Package(
             name: "trellis",
             dependencies: [
                 "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout",
+                "TrellisCanvas", "TrellisViews", "TrellisControllers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis"
