@@ -11,6 +11,8 @@
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
 //   TrellisHost       controllers in other processes: their links, proxies and the host runtime
 //   TrellisCompositor the render server: surfaces and placements into one screen, headless or a terminal
+//   TrellisSupervisor scene files, and the supervisor that starts, restarts and stops a session
+//   TrellisClient     test clients: attach to a running session, drive it, read its screen and log
 //   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
 //   Services/trellis-app  the app binary: runs any registered controller as a host
 //   Services/trellis-compositor  the render server process
@@ -30,6 +32,8 @@ let package = Package(
         .library(name: "TrellisControllers", targets: ["TrellisControllers"]),
         .library(name: "TrellisHost", targets: ["TrellisHost"]),
         .library(name: "TrellisCompositor", targets: ["TrellisCompositor"]),
+        .library(name: "TrellisSupervisor", targets: ["TrellisSupervisor"]),
+        .library(name: "TrellisClient", targets: ["TrellisClient"]),
         .executable(name: "trellis-app", targets: ["trellis-app"]),
         .executable(name: "trellis-compositor", targets: ["trellis-compositor"]),
         .executable(name: "trellis", targets: ["trellis"]),
@@ -47,7 +51,8 @@ let package = Package(
             providers: [.apt(["libzmq3-dev"]), .brew(["zeromq"])]
         ),
         .target(name: "TrellisWire"),
-        .target(name: "TrellisLog", dependencies: ["TrellisWire"]),
+        .target(name: "CParentDeath"),
+        .target(name: "TrellisLog", dependencies: ["TrellisWire", "CParentDeath"]),
         .target(
             name: "TrellisTransport",
             dependencies: [
@@ -67,6 +72,11 @@ let package = Package(
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire"]
         ),
         .target(name: "TrellisCompositor", dependencies: ["TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisTransport", "TrellisLog"]),
+        .target(
+            name: "TrellisSupervisor",
+            dependencies: ["TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisClient", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(name: "TrellisClient", dependencies: ["TrellisCompositor", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport"]),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .executableTarget(
             name: "trellis-app",
@@ -88,7 +98,7 @@ let package = Package(
             name: "trellis",
             dependencies: [
                 "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout",
-                "TrellisCanvas", "TrellisViews", "TrellisControllers",
+                "TrellisCanvas", "TrellisViews", "TrellisControllers", "TrellisSupervisor", "TrellisClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis"
@@ -107,6 +117,10 @@ let package = Package(
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]
         ),
         .testTarget(name: "TrellisCanvasTests", dependencies: ["TrellisCanvas"]),
+        .testTarget(
+            name: "TrellisSupervisorTests",
+            dependencies: ["TrellisSupervisor", "TrellisClient", "TrellisLog", "TrellisWire", "TrellisCanvas"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -138,6 +138,14 @@ public final class Compositor {
         setNeedsCompose()
     }
 
+    /// The tree leaves the screen before its processes stop (the supervisor asks, so
+    /// that every controller's disappearance callbacks run as when a window closes).
+    public func takeDown() async {
+        guard rootIsUp else { return }
+        _ = try? await hosts.request(.appearance(Appearance(.willDisappear, animated: false)), to: rootID)
+        _ = try? await hosts.request(.appearance(Appearance(.didDisappear, animated: false)), to: rootID)
+    }
+
     /// Input enters the tree at the root, which hit-tests and routes it down (no
     /// shortcut past the containers). Returns the root's answer.
     public func inject(_ message: Message) async -> Envelope? {
@@ -196,8 +204,13 @@ public final class Compositor {
                     answer(Reply(status: .ok, payload: Array(self.screen.text.utf8)))
                 }
             }
+        case .request(let r) where r.name == "disappear":
+            Task {
+                await takeDown()
+                answer(Reply(status: .ok))
+            }
         case .request(let r):
-            answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen)".utf8)))
+            answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen, disappear)".utf8)))
         default:
             answer(Reply(status: .declined, payload: Array("the control endpoint takes touch, key, size and request".utf8)))
         }

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import TrellisClient
+
+/// `trellis wait`: until the screen shows (or stops showing) a text; non-zero on timeout.
+struct WaitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wait",
+        abstract: "Wait until the screen shows --text (or stops showing --gone); exit 1 on --timeout.")
+
+    @OptionGroup var options: SessionOptions
+    @Option(help: "Wait until the screen shows this.") var text: String?
+    @Option(help: "Wait until the screen no longer shows this.") var gone: String?
+    @Option(help: "Give up after this many seconds.") var timeout: Double = 10
+
+    func validate() throws {
+        guard (text == nil) != (gone == nil) else { throw ValidationError("give one of --text or --gone") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be > 0") }
+    }
+
+    func run() async throws {
+        let limit = Duration.milliseconds(Int64(timeout * 1000))
+        let started = ContinuousClock.now
+        // Attaching can race with `trellis up`: keep trying within the same budget.
+        var client: SessionClient?
+        while client == nil {
+            do { client = try await SessionClient.attach(session: options.session, root: options.root, timeout: .seconds(1)) } catch {
+                guard ContinuousClock.now - started < limit else { throw CLIError("\(error)") }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let remaining = max(.milliseconds(1), limit - (ContinuousClock.now - started))
+        do {
+            if let text { try await client!.wait(forText: text, timeout: remaining) }
+            if let gone { try await client!.wait(forTextGone: gone, timeout: remaining) }
+            await client!.close()
+        } catch {
+            await client!.close()
+            throw CLIError("\(error)")
+        }
+    }
+}
