@@ -29,15 +29,21 @@ public actor SessionClient {
         self.link = link
     }
 
-    /// Attaches to `session` (the newest when nil); waits up to `timeout` for the
-    /// compositor's control endpoint to answer.
+    /// Attaches to `session` (the newest when nil); waits up to `timeout` for it to
+    /// exist and for the compositor's control endpoint to answer.
     public static func attach(
         session: String? = nil, root: String = RunDirectory.root, timeout: Duration = .seconds(10)
     ) async throws -> SessionClient {
-        let run: RunDirectory
-        do { run = try RunDirectory.find(session: session, root: root) } catch {
-            throw ClientError.noSession("\(error)")
+        // A client started beside `trellis up` may look before the session exists.
+        let deadline = ContinuousClock.now + timeout
+        var found: RunDirectory?
+        while found == nil {
+            do { found = try RunDirectory.find(session: session, root: root) } catch {
+                guard ContinuousClock.now < deadline else { throw ClientError.noSession("\(error)") }
+                try await Task.sleep(for: .milliseconds(50))
+            }
         }
+        let run = found!
         let loop = IOLoop(name: "client")
         // Each client process logs as its own host, so a tap from a test shows up in
         // `trellis logs` as the first hop of its path.
@@ -50,7 +56,6 @@ public actor SessionClient {
             loop.shutdown()
             throw ClientError.unreachable(run.session, "\(error)")
         }
-        let deadline = ContinuousClock.now + timeout
         while await !link.connectedPeers.contains(Compositor.controlID) {
             guard ContinuousClock.now < deadline else {
                 await link.close()
@@ -158,6 +163,21 @@ public actor SessionClient {
     /// of the given controllers, or of all when `ids` is empty.
     public nonisolated func callbacks(of ids: Set<String> = []) -> [String] {
         records().filter { $0.kind == "callback" && (ids.isEmpty || ids.contains($0.at)) }.compactMap(\.detail)
+    }
+
+    /// Waits until the callback log has `line` (each process writes its log within
+    /// 50 ms of an event, so a callback can be read shortly after the screen shows it);
+    /// returns the callback log of `ids` then.
+    @discardableResult
+    public func wait(forCallback line: String, of ids: Set<String> = [], timeout: Duration = .seconds(10)) async throws -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if callbacks().contains(line) { return callbacks(of: ids) }
+            guard ContinuousClock.now < deadline else {
+                throw ClientError.timeout("the callback \(line.debugDescription) in the log", screen: (try? await screen()) ?? "")
+            }
+            try await Task.sleep(for: .milliseconds(40))
+        }
     }
 
     // MARK: Plumbing
