@@ -76,7 +76,7 @@ let package = Package(
             name: "TrellisSupervisor",
             dependencies: ["TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisClient", .product(name: "Yams", package: "Yams")]
         ),
-        .target(name: "TrellisClient", dependencies: ["TrellisCompositor", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport"]),
+        .target(name: "TrellisClient", dependencies: ["TrellisCompositor", "TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport"]),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .executableTarget(
             name: "trellis-app",

@@ -6,15 +6,22 @@ import TrellisClient
 struct WaitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wait",
-        abstract: "Wait until the screen shows --text (or stops showing --gone); exit 1 on --timeout.")
+        abstract: "Wait until the screen shows --text (stops showing --gone), or a --controller reaches a --state; exit 1 on --timeout.")
 
     @OptionGroup var options: SessionOptions
     @Option(help: "Wait until the screen shows this.") var text: String?
     @Option(help: "Wait until the screen no longer shows this.") var gone: String?
+    @Option(help: "Wait until this controller is in --state.") var controller: String?
+    @Option(help: "The appearance state for --controller: appeared, disappeared, appearing, disappearing.") var state = "appeared"
     @Option(help: "Give up after this many seconds.") var timeout: Double = 10
 
     func validate() throws {
-        guard (text == nil) != (gone == nil) else { throw ValidationError("give one of --text or --gone") }
+        guard [text, gone, controller].compactMap({ $0 }).count == 1 else {
+            throw ValidationError("give one of --text, --gone or --controller")
+        }
+        guard ["appeared", "disappeared", "appearing", "disappearing"].contains(state) else {
+            throw ValidationError("--state: one of appeared, disappeared, appearing, disappearing")
+        }
         guard timeout > 0 else { throw ValidationError("--timeout must be > 0") }
     }
 
@@ -33,6 +40,7 @@ struct WaitCommand: AsyncParsableCommand {
         do {
             if let text { try await client!.wait(forText: text, timeout: remaining) }
             if let gone { try await client!.wait(forTextGone: gone, timeout: remaining) }
+            if let controller { try await client!.wait(forController: controller, state: state, timeout: remaining) }
             await client!.close()
         } catch {
             await client!.close()

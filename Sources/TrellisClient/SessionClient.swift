@@ -1,6 +1,7 @@
 import Foundation
 import TrellisCanvas
 import TrellisCompositor
+import TrellisControllers
 import TrellisLog
 import TrellisTransport
 import TrellisWire
@@ -102,6 +103,31 @@ public actor SessionClient {
             if done(last) { return last }
             guard ContinuousClock.now < deadline else { throw ClientError.timeout(what, screen: last) }
             try await Task.sleep(for: .milliseconds(40))
+        }
+    }
+
+    /// Every controller of the tree, across processes: class, placement, appearance,
+    /// traits and frame (`trellis tree`).
+    public func tree() async throws -> ControllerDescription {
+        let reply = try await request("tree")
+        do { return try JSONDecoder().decode(ControllerDescription.self, from: Data(reply.payload)) } catch {
+            throw ClientError.failed("tree", "the compositor's answer is not a tree: \(error)")
+        }
+    }
+
+    /// Polls the tree until controller `id` is in appearance state `state`
+    /// (`appeared`, `disappeared`, …).
+    @discardableResult
+    public func wait(forController id: String, state: String, timeout: Duration = .seconds(10)) async throws -> ControllerDescription {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            // Until the root is up there is no tree to ask: that is waiting, not failing.
+            let t = try? await tree()
+            if let c = t?.find(id), c.appearance == state { return c }
+            guard ContinuousClock.now < deadline else {
+                throw ClientError.timeout("\(id) to be \(state); the tree is:\n\(t?.text() ?? "(no root yet)")", screen: (try? await screen()) ?? "")
+            }
+            try await Task.sleep(for: .milliseconds(60))
         }
     }
 

@@ -209,8 +209,18 @@ public final class Compositor {
                 await takeDown()
                 answer(Reply(status: .ok))
             }
+        case .request(let r) where r.name == "tree":
+            // The root describes its process and asks its children's processes in turn.
+            Task {
+                guard rootIsUp, let e = try? await hosts.request(.request(Request(name: "describe")), to: rootID),
+                      case .reply(let reply) = e.message else {
+                    answer(Reply(status: .failed, payload: Array("the root controller is not connected".utf8)))
+                    return
+                }
+                answer(reply)
+            }
         case .request(let r):
-            answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen, disappear)".utf8)))
+            answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen, tree, disappear)".utf8)))
         default:
             answer(Reply(status: .declined, payload: Array("the control endpoint takes touch, key, size and request".utf8)))
         }

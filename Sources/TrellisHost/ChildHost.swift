@@ -1,3 +1,4 @@
+import Foundation
 import TrellisCanvas
 import TrellisControllers
 import TrellisLog
@@ -98,6 +99,12 @@ public final class ChildHost {
         case .appearance, .touch:
             embedView()
             return controller.handleMessage(message, from: proxy)
+        case .request(let r) where r.name == ControllerDescription.request:
+            // For `trellis tree`: this process's part of the tree, asked by the parent.
+            guard let json = try? JSONEncoder().encode(controller.describe(isProcessRoot: true)) else {
+                return Reply(status: .failed, payload: Array("could not encode the description".utf8))
+            }
+            return Reply(status: .ok, payload: Array(json))
         default:
             return controller.handleMessage(message, from: proxy)
         }

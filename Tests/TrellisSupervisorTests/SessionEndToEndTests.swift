@@ -14,12 +14,18 @@ import TrellisLog
         let s = try CLISession()
         defer { s.cleanUp() }
         try s.up("deploy/scenes/parity.yaml")
-        #expect(try s.cli("wait", "--text", "leaf", "--timeout", "15").status == 0)
+        #expect(try s.cli("wait", "--controller", "Leaf", "--state", "appeared", "--timeout", "15").status == 0)
         let screen = try s.cli("screen").output
         #expect(screen.contains("leaf") && screen.contains("leave"))
 
         let ps = try s.cli("ps").output
         #expect(ps.contains("running") && ps.contains("ParityChild") && ps.contains("ParityContainer") && ps.contains("compositor"))
+
+        // The tree across processes: Leaf is an actor in Child's process, inside Child's viewport.
+        let tree = try s.cli("tree").output
+        #expect(tree.contains("Container  ParityContainer  process"))
+        #expect(tree.contains("    Leaf  ParityLeaf  actor"))
+        #expect(tree.contains("  Child  ParityChild  process") && tree.contains("appeared"))
 
         #expect(try s.cli("tap", "--text", "leave").output.contains("tapped \"leave\""))
         #expect(try s.cli("wait", "--gone", "leaf", "--timeout", "10").status == 0)
