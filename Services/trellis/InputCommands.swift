@@ -1,6 +1,7 @@
 import ArgumentParser
 import TrellisCanvas
 import TrellisClient
+import TrellisLog
 import TrellisWire
 
 /// `trellis tap`: a tap at a cell, or on the text the screen shows.
@@ -19,10 +20,11 @@ struct TapCommand: AsyncParsableCommand {
     func run() async throws {
         try await options.withClient { client in
             if let text {
-                let at = try await client.tap(text: text)
-                print("tapped \(text.debugDescription) at \(at.x),\(at.y)")
+                let (at, trace) = try await client.tap(text: text)
+                print("tapped \(text.debugDescription) at \(at.x),\(at.y), trace \(TraceID.hex(trace))")
             } else if let point {
-                try await client.tap(at: point.point)
+                let trace = try await client.tap(at: point.point)
+                print("tapped \(point.point.x),\(point.point.y), trace \(TraceID.hex(trace))")
             }
         }
     }
@@ -38,7 +40,8 @@ struct DragCommand: AsyncParsableCommand {
     @Option(help: "Moves between the two.") var steps = 8
 
     func run() async throws {
-        try await options.withClient { try await $0.drag(from: from.point, to: to.point, steps: steps) }
+        let trace = try await options.withClient { try await $0.drag(from: from.point, to: to.point, steps: steps) }
+        print("dragged, trace \(TraceID.hex(trace))")
     }
 }
 
@@ -59,7 +62,8 @@ struct KeyCommand: AsyncParsableCommand {
             }
             press = KeyPress(special: key)
         }
-        try await options.withClient { try await $0.key(press) }
+        let trace = try await options.withClient { try await $0.key(press) }
+        print("sent, trace \(TraceID.hex(trace))")
     }
 }
 

@@ -8,7 +8,7 @@ struct Trellis: AsyncParsableCommand {
         abstract: "Process-isolated UIKit-style view controllers for the terminal, over ZeroMQ.",
         subcommands: [
             UpCommand.self, DownCommand.self, PsCommand.self, TreeCommand.self, ScreenCommand.self, TapCommand.self, DragCommand.self,
-            KeyCommand.self, ResizeCommand.self, WaitCommand.self, LogsCommand.self, BenchCommand.self, PeerCommand.self,
+            KeyCommand.self, ResizeCommand.self, WaitCommand.self, LogsCommand.self, TraceCommand.self, BenchCommand.self, PeerCommand.self,
         ]
     )
 }

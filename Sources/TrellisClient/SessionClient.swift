@@ -133,41 +133,56 @@ public actor SessionClient {
 
     // MARK: Input
 
-    /// A tap (began, ended) at a screen cell.
-    public func tap(at point: Point) async throws {
-        try await touch(.began, at: point)
-        try await touch(.ended, at: point)
+    /// A tap (began, ended) at a screen cell. Returns its trace id: `trellis trace`
+    /// follows it through every hop to the frame it produced.
+    @discardableResult
+    public func tap(at point: Point) async throws -> UInt64 {
+        let trace = Self.newTrace()
+        try await touch(.began, at: point, trace: trace)
+        try await touch(.ended, at: point, trace: trace)
+        return trace
     }
 
-    /// Taps the middle of the first place the screen shows `text`.
+    /// A fresh trace id, never 0 (0 means "not traced").
+    static func newTrace() -> UInt64 { UInt64.random(in: 1...UInt64.max) }
+
+    /// Taps the middle of the first place the screen shows `text`; returns where, and
+    /// the tap's trace id.
     @discardableResult
-    public func tap(text: String) async throws -> Point {
+    public func tap(text: String) async throws -> (point: Point, trace: UInt64) {
         let shown = try await screen()
         guard let at = ScreenText.locate(text, in: shown) else { throw ClientError.notOnScreen(text, screen: shown) }
-        try await tap(at: at)
-        return at
+        return (at, try await tap(at: at))
     }
 
     /// A drag: began at `from`, `steps` moves along the line, ended at `to`.
-    public func drag(from: Point, to: Point, steps: Int = 8) async throws {
-        try await touch(.began, at: from)
+    @discardableResult
+    public func drag(from: Point, to: Point, steps: Int = 8) async throws -> UInt64 {
+        let trace = Self.newTrace()
+        try await touch(.began, at: from, trace: trace)
         let n = max(1, steps)
         for i in 1...n {
             let p = Point(x: from.x + (to.x - from.x) * i / n, y: from.y + (to.y - from.y) * i / n)
-            try await touch(.moved, at: p)
+            try await touch(.moved, at: p, trace: trace)
         }
-        try await touch(.ended, at: to)
+        try await touch(.ended, at: to, trace: trace)
+        return trace
     }
 
-    public func touch(_ phase: TouchInput.Phase, at point: Point, pointer: UInt32 = 0) async throws {
+    public func touch(_ phase: TouchInput.Phase, at point: Point, pointer: UInt32 = 0, trace: UInt64 = 0) async throws {
         let input = TouchInput(
             phase: phase, tapCount: 1, pointer: pointer, x: Int32(point.x), y: Int32(point.y),
             timestamp: MonotonicClock.nanoseconds())
-        try await send(.touch(input))
+        try await send(.touch(input), trace: trace == 0 ? Self.newTrace() : trace)
     }
 
-    /// A key press, as the terminal would deliver it.
-    public func key(_ key: KeyPress) async throws { try await send(.key(key)) }
+    /// A key press, as the terminal would deliver it; returns its trace id.
+    @discardableResult
+    public func key(_ key: KeyPress) async throws -> UInt64 {
+        let trace = Self.newTrace()
+        try await send(.key(key), trace: trace)
+        return trace
+    }
 
     /// The terminal's new size: a size transition at the root, traits follow.
     public func resize(to size: Size) async throws {
@@ -208,9 +223,9 @@ public actor SessionClient {
 
     // MARK: Plumbing
 
-    private func send(_ message: Message) async throws {
+    private func send(_ message: Message, trace: UInt64 = 0) async throws {
         let answer: Envelope
-        do { answer = try await link.request(message) } catch { throw ClientError.failed("\(message.kind)", "\(error)") }
+        do { answer = try await link.request(message, trace: trace) } catch { throw ClientError.failed("\(message.kind)", "\(error)") }
         if case .reply(let r) = answer.message, r.status != .ok {
             throw ClientError.failed("\(message.kind)", "\(r.status): \(String(decoding: r.payload, as: UTF8.self))")
         }

@@ -29,6 +29,8 @@ public final class Compositor {
     private let control: Link
     private let log: RoutingLog
     private var rootIsUp = false
+    /// Frames received since the last composition that an input caused.
+    private var composedTraces: [(UInt64, ControllerID)] = []
     private var composeScheduled = false
 
     /// The compositor's id on the hosts' links, and the control endpoint's.
@@ -89,6 +91,7 @@ public final class Compositor {
         case .frame(let f):
             do {
                 try tree.apply(f, from: e.source)
+                if e.trace != 0 { composedTraces.append((e.trace, e.source)) }
             } catch {
                 event("frame #\(f.number) from \(e.source) refused: \(error)", peer: e.source)
             }
@@ -148,9 +151,9 @@ public final class Compositor {
 
     /// Input enters the tree at the root, which hit-tests and routes it down (no
     /// shortcut past the containers). Returns the root's answer.
-    public func inject(_ message: Message) async -> Envelope? {
+    public func inject(_ message: Message, trace: UInt64 = 0) async -> Envelope? {
         guard rootIsUp else { return nil }
-        return try? await hosts.request(message, to: rootID)
+        return try? await hosts.request(message, to: rootID, trace: trace)
     }
 
     // MARK: Composition
@@ -166,6 +169,13 @@ public final class Compositor {
         let now = MonotonicClock.nanoseconds()
         tree.compose(into: &screen, now: now)
         onScreen?(screen)
+        // The last hop of a traced input: the frame it caused is on the screen.
+        for (trace, source) in composedTraces {
+            log.record(RoutingRecord(
+                host: log.host, at: Self.id.rawValue, source: source.rawValue, target: Self.id.rawValue, kind: "frame",
+                trace: trace, outcome: .event, via: "", detail: "composed"))
+        }
+        composedTraces.removeAll()
         if tree.isAnimating(now: now) {
             DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) {
                 MainActor.assumeIsolated { self.setNeedsCompose() }
@@ -187,7 +197,7 @@ public final class Compositor {
         switch e.message {
         case .touch, .key:
             Task {
-                let rootAnswer = await inject(e.message)
+                let rootAnswer = await inject(e.message, trace: e.trace)
                 if case .reply(let r)? = rootAnswer?.message { answer(r) } else { answer(rootAnswer == nil ? Reply(status: .failed) : nil) }
             }
         case .sizeTransition(let s):

@@ -49,7 +49,7 @@ public final class ChildHost {
             onMessage: Inbox.handler { envelope in
                 // Not `box.host?.deliver(…) ?? …`: nil is deliver's answer for "handled".
                 guard let host = box.host else { return Reply(status: .failed) }
-                return host.deliver(envelope)
+                return TraceContext.with(envelope.trace) { host.deliver(envelope) }
             })
         let proxy = ParentProxy(id: parent, port: LinkPort(link: link, peer: nil, timeout: options.requestTimeout))
         let window = Window(size: .zero, log: log, host: log.host)

@@ -27,8 +27,15 @@ import TrellisLog
         #expect(tree.contains("    Leaf  ParityLeaf  actor"))
         #expect(tree.contains("  Child  ParityChild  process") && tree.contains("appeared"))
 
-        #expect(try s.cli("tap", "--text", "leave").output.contains("tapped \"leave\""))
+        let tapped = try s.cli("tap", "--text", "leave").output
+        #expect(tapped.contains("tapped \"leave\""))
         #expect(try s.cli("wait", "--gone", "leaf", "--timeout", "10").status == 0)
+        // The tap's path: client → compositor → Container → Child, the request back up,
+        // and the frames it caused, composed.
+        let trace = String(tapped.split(separator: " ").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let path = try await s.eventually { try s.cli("trace", trace).output } until: { $0.contains("was composed after") }
+        #expect(path.contains("compositor → Container") && path.contains("Container → Child") && path.contains("Child → Container"))
+        #expect(path.contains("in 4 processes"))
         // Waiting for what never comes fails, and says what the screen showed.
         let late = try s.cli("wait", "--text", "never shown", "--timeout", "0.5")
         #expect(late.status != 0 && late.errors.contains("timed out"))
@@ -177,6 +184,18 @@ final class CLISession {
         while p.isRunning && Date() < deadline { usleep(10_000) }
         guard !p.isRunning else { throw CLIFailure("trellis up did not exit within 20 s") }
         return p.terminationStatus
+    }
+
+    /// Runs `body` until its result satisfies `done` (logs are written within 50 ms), 10 s at most.
+    func eventually(_ body: () throws -> String, until done: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var last = ""
+        while ContinuousClock.now < deadline {
+            last = try body()
+            if done(last) { return last }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return last
     }
 
     /// Polls `condition` for up to 15 s.
