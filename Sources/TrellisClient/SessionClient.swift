@@ -221,6 +221,31 @@ public actor SessionClient {
         }
     }
 
+    /// Waits until no message is in flight anywhere in the tree and nothing has been
+    /// logged for `quiet` (each process writes its log within 50 ms, so `quiet` must be
+    /// longer than that for the log to be the whole truth).
+    public func waitUntilIdle(quiet: Duration = .milliseconds(200), timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        var reader = LogReader(directory: run.logs)
+        var flight = InFlight()
+        var lastChange = ContinuousClock.now
+        while true {
+            let new = reader.readNew()
+            if !new.isEmpty {
+                flight.add(new)
+                lastChange = ContinuousClock.now
+            }
+            if flight.pending.isEmpty && ContinuousClock.now - lastChange >= quiet { return }
+            guard ContinuousClock.now < deadline else {
+                let what = flight.pending.prefix(5).map { "\($0.kind) \($0.source) → \($0.target) #\($0.sequence)" }
+                throw ClientError.timeout(
+                    "the tree to be idle; in flight: \(what.isEmpty ? "nothing, but the log keeps growing" : what.joined(separator: ", "))",
+                    screen: (try? await screen()) ?? "")
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
     // MARK: Plumbing
 
     private func send(_ message: Message, trace: UInt64 = 0) async throws {

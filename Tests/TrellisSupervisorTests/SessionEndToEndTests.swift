@@ -101,7 +101,9 @@ import TrellisLog
         let app = try await SessionClient.attach(session: s.session, root: s.root)
         try await app.wait(forText: "leave", timeout: .seconds(15))
         try await app.tap(text: "leave")
-        try await app.wait(forTextGone: "leaf", timeout: .seconds(10))
+        // Idle: every message the tap caused has been handled, frames included.
+        try await app.waitUntilIdle(timeout: .seconds(10))
+        #expect(try await !app.screen().contains("leaf"))
         let child = try await app.wait(forCallback: "Child.didMove(toParent: nil)", of: ["Child"])
         let leaving = Array(child.drop { !$0.hasPrefix("Child.willMove(toParent: nil") })
         #expect(leaving.map { String($0.prefix { $0 != "(" }) } == [
