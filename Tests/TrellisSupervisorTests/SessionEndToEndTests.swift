@@ -93,6 +93,37 @@ import TrellisLog
         #expect(try s.state().reason?.contains("Child was killed by signal 9") == true)
     }
 
+    @Test func oneForAllRestartsEveryHostAndTheTreeComesBack() async throws {
+        let s = try CLISession()
+        defer { s.cleanUp() }
+        let scene = s.root + "/together.yaml"
+        let source = try String(contentsOfFile: CLISession.package + "/deploy/scenes/parity.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "strategy: one-for-one", with: "strategy: one-for-all")
+        try source.write(toFile: scene, atomically: true, encoding: .utf8)
+        try s.up(scene)
+        #expect(try s.cli("wait", "--controller", "Leaf", "--timeout", "15").status == 0)
+        let before = try s.state().members
+        kill(try #require(before.first { $0.id == "Child" }).pid, SIGKILL)
+
+        let restarted = try await s.until {
+            let now = try s.state().members
+            return now.filter { $0.role != "compositor" }.allSatisfy { $0.restarts == 1 && $0.pid > 0 }
+        }
+        #expect(restarted)
+        let after = try s.state().members
+        // Every host is a new process; the compositor (and so the terminal) stayed.
+        for id in ["Child", "Container"] {
+            #expect(after.first { $0.id == id }?.pid != before.first { $0.id == id }?.pid)
+        }
+        #expect(after.first { $0.id == "compositor" }?.pid == before.first { $0.id == "compositor" }?.pid)
+        #expect(try s.cli("wait", "--controller", "Leaf", "--timeout", "15").status == 0)
+        #expect(try s.cli("screen").output.contains("leave"))
+        let decisions = try s.cli("logs", "--kind", "supervisor").output
+        #expect(decisions.contains("restarting Container (one-for-all"))
+        _ = try s.cli("down")
+        #expect(try s.waitForUpToExit() == 0)
+    }
+
     /// The Swift test client: tap by text, wait for text, the ordered callback log.
     @Test func theSwiftClientTapsByTextAndReadsTheOrderedCallbackLog() async throws {
         let s = try CLISession()
