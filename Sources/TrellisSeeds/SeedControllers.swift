@@ -1,0 +1,19 @@
+import TrellisControllers
+import TrellisWire
+
+/// The controller classes of the seeds app, by name: what a host process can run, and
+/// how a container asks for a child. A container that makes its children with
+/// `registry.make(name, id:)` lets the host decide where each one lives: a host
+/// registers a proxy under the names of classes whose instances run in other processes,
+/// so the same container code embeds an in-process child or a `RemoteController`.
+@MainActor
+public enum SeedControllers {
+    /// Registers every class of the seeds app in `registry`. Containers keep `registry`
+    /// (unowned: registries live as long as the process's tree) to make their children.
+    public static func register(in registry: ControllerRegistry) {
+        // The placement-parity tests (issue 4).
+        registry.register("ParityContainer") { [unowned registry] id in ParityContainer(registry: registry, id: id ?? "Container") }
+        registry.register("ParityChild") { id in ParityChild(id: id) }
+        registry.register("ParityLeaf") { id in ParityLeaf(id: id) }
+    }
+}
