@@ -15,5 +15,9 @@ public enum SeedControllers {
         registry.register("ParityContainer") { [unowned registry] id in ParityContainer(registry: registry, id: id ?? "Container") }
         registry.register("ParityChild") { id in ParityChild(id: id) }
         registry.register("ParityLeaf") { id in ParityLeaf(id: id) }
+
+        // Seed 000: the circle.
+        registry.register("Seed000") { [unowned registry] id in Seed000(registry: registry, id: id ?? "Seed000") }
+        registry.register("Seed000Circle") { id in CircleChild(id: id ?? "Circle") }
     }
 }
