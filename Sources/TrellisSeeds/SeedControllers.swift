@@ -19,5 +19,12 @@ public enum SeedControllers {
         // Seed 000: the circle.
         registry.register("Seed000") { [unowned registry] id in Seed000(registry: registry, id: id ?? "Seed000") }
         registry.register("Seed000Circle") { id in CircleChild(id: id ?? "Circle") }
+
+        // Seed 001: embedding, switching, detail pushes.
+        registry.register("Seed001") { [unowned registry] id in Seed001(registry: registry, id: id ?? "Seed001") }
+        registry.register("Seed001Sub1") { id in Seed001Sub(name: "Sub1", detail: "Sub1Detail", id: id) }
+        registry.register("Seed001Sub2") { id in Seed001Sub(name: "Sub2", detail: nil, id: id) }
+        registry.register("MainDetail") { id in Seed001Detail(name: "MainDetail", pushedBy: "Main", id: id) }
+        registry.register("Sub1Detail") { id in Seed001Detail(name: "Sub1Detail", pushedBy: "Sub1", id: id) }
     }
 }
