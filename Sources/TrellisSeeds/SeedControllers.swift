@@ -26,5 +26,10 @@ public enum SeedControllers {
         registry.register("Seed001Sub2") { id in Seed001Sub(name: "Sub2", detail: nil, id: id) }
         registry.register("MainDetail") { id in Seed001Detail(name: "MainDetail", pushedBy: "Main", id: id) }
         registry.register("Sub1Detail") { id in Seed001Detail(name: "Sub1Detail", pushedBy: "Sub1", id: id) }
+
+        // Seed 002: nested views loaded from view files.
+        registry.register("Seed002") { [unowned registry] id in Seed002(registry: registry, id: id ?? "Seed002") }
+        registry.register("Seed002Sub") { id in Seed002Sub(id: id ?? "Sub") }
+        registry.register("Seed002Other") { id in Seed002Other(id: id ?? "Other") }
     }
 }
