@@ -31,5 +31,9 @@ public enum SeedControllers {
         registry.register("Seed002") { [unowned registry] id in Seed002(registry: registry, id: id ?? "Seed002") }
         registry.register("Seed002Sub") { id in Seed002Sub(id: id ?? "Sub") }
         registry.register("Seed002Other") { id in Seed002Other(id: id ?? "Other") }
+
+        // Seed 003: the animated cycle.
+        registry.register("Seed003") { [unowned registry] id in Seed003(registry: registry, id: id ?? "Seed003") }
+        registry.register("Seed003Card") { id in Seed003Card(id: id ?? "Card") }
     }
 }
