@@ -35,5 +35,11 @@ public enum SeedControllers {
         // Seed 003: the animated cycle.
         registry.register("Seed003") { [unowned registry] id in Seed003(registry: registry, id: id ?? "Seed003") }
         registry.register("Seed003Card") { id in Seed003Card(id: id ?? "Card") }
+
+        // Seed 004: three paging styles.
+        registry.register("Seed004") { [unowned registry] id in Seed004(registry: registry, id: id ?? "Seed004") }
+        registry.register("Seed004Fixed") { id in ScrollPaging(style: .fixed, id: id ?? "Fixed") }
+        registry.register("Seed004Bounded") { id in ScrollPaging(style: .bounded, id: id ?? "Bounded") }
+        registry.register("Seed004Pager") { id in PagerContainer(id: id ?? "Pager") }
     }
 }
