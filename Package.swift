@@ -107,6 +107,10 @@ let package = Package(
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]
         ),
         .testTarget(name: "TrellisCanvasTests", dependencies: ["TrellisCanvas"]),
+        .testTarget(
+            name: "TrellisSeedsTests",
+            dependencies: ["TrellisSeeds", "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

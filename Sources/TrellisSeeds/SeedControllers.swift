@@ -16,6 +16,9 @@ public enum SeedControllers {
         registry.register("ParityChild") { id in ParityChild(id: id) }
         registry.register("ParityLeaf") { id in ParityLeaf(id: id) }
 
+        // The demo: one tab per seed.
+        registry.register("DemoTabs") { [unowned registry] id in DemoTabs(registry: registry, id: id ?? "Demo") }
+
         // Seed 000: the circle.
         registry.register("Seed000") { [unowned registry] id in Seed000(registry: registry, id: id ?? "Seed000") }
         registry.register("Seed000Circle") { id in CircleChild(id: id ?? "Circle") }
