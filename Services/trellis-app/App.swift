@@ -54,7 +54,7 @@ struct App: AsyncParsableCommand {
         let registry = ControllerRegistry.shared
         SeedControllers.register(in: registry)
         let id = ControllerID(controllerID)!
-        guard let controller = registry.make(className, id: id) else {
+        guard registry.names.contains(className) else {
             throw ValidationError("--class: no controller class '\(className)' (known: \(registry.names.joined(separator: ", ")))")
         }
         let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
@@ -67,6 +67,11 @@ struct App: AsyncParsableCommand {
             for name in remoteChildren {
                 registry.register(name) { childID in children.proxy(for: childID ?? ControllerID(name) ?? "child") }
             }
+        }
+        // Made only now, with the proxies registered: a controller that makes its children
+        // in `init` (S2-2's container, DemoTabs) must get the proxies for the remote ones.
+        guard let controller = registry.make(className, id: id) else {
+            throw ValidationError("--class: '\(className)' made no controller")
         }
         let host = try await ChildHost.start(
             controller: controller, parent: ControllerID(parent)!, endpoint: endpoint,
