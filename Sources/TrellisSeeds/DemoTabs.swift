@@ -12,7 +12,7 @@ import TrellisWire
 @MainActor
 public final class DemoTabs: TabBarController {
     /// The tabs in order: registered class name (also the child's id) and tab title.
-    public static let tabs: [(name: String, title: String)] = [
+    public nonisolated static let tabs: [(name: String, title: String)] = [
         ("Seed000", "000 circle"),
         ("Seed001", "001 embed"),
         ("Seed002", "002 files"),

@@ -25,7 +25,7 @@ public final class Seed003: ViewController {
     public let stage = View()
     private let status = Label()
 
-    public static let cardNames = ["First", "Second", "Third"]
+    public nonisolated static let cardNames = ["First", "Second", "Third"]
 
     public init(registry: ControllerRegistry, id: ControllerID = "Seed003") {
         self.registry = registry

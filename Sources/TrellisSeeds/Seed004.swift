@@ -12,7 +12,7 @@ import TrellisWire
 @MainActor
 public final class Seed004: TabBarController {
     /// The tabs in order: registered class name, the child's id, the tab title.
-    public static let styles: [(name: String, id: String, title: String)] = [
+    public nonisolated static let styles: [(name: String, id: String, title: String)] = [
         ("Seed004Fixed", "Fixed", "S4-1 fixed"),
         ("Seed004Bounded", "Bounded", "S4-2 bounded"),
         ("Seed004Pager", "Pager", "S4-3 pager"),
