@@ -53,7 +53,7 @@ public final class Seed001Detail: ViewController {
         super.viewDidLoad()
         view.backgroundColor = .indexed(5)
         DemoLayout.line(Label("\(name): pushed by \(pushedBy)'s next (S1-3)"), in: view, top: 1)
-        DemoLayout.line(Label("\(pushedBy) asked up the tree; the navigation controller answered."), in: view, top: 2)
+        DemoLayout.line(Label("\(pushedBy) asked up the tree; the navigation controller pushed."), in: view, top: 2)
         DemoLayout.line(Label("‹ Back in the bar pops it."), in: view, top: 4)
     }
 }

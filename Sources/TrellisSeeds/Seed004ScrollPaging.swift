@@ -16,6 +16,7 @@ let seed004Colors: [CellColor] = [.indexed(1), .indexed(2), .indexed(3), .indexe
 /// required width of 0: 3 data items show 3 of the 4 pages placed.
 @MainActor
 public final class ScrollPaging: ViewController {
+    /// Which of the two scroll-view styles of the seed.
     public enum Style: Sendable {
         /// S4-1: four pages, all shown.
         case fixed

@@ -311,7 +311,9 @@ import TrellisWire
     @Test func everyTabShowsItsSeedAtEverySize() {
         let (window, _) = make()
         let expected = ["000 circle": "tap me", "001 embed": "Sub1", "002 files": "ボタンです", "003 cycle": "showing First", "004 paging": "page 0"]
-        for size in Self.sizes {
+        // The sizes the other tests check in detail, then odd ones in between and beyond.
+        let odd = [Size(width: 61, height: 21), Size(width: 99, height: 31), Size(width: 200, height: 60), Size(width: 60, height: 20)]
+        for size in Self.sizes + odd {
             resize(window, to: size)
             for tab in DemoTabs.tabs {
                 #expect(window.tap(tab.title), "\(tab.title) at \(size)")
@@ -320,5 +322,28 @@ import TrellisWire
                 #expect(window.row(size.height - 1).contains(tab.title), "at \(size)")
             }
         }
+    }
+
+    /// At the smallest size the demo supports, every label in view is wide enough for its
+    /// text: nothing a newcomer should read is cut.
+    @Test func noTextIsCutAt60x20() {
+        let (window, _) = make(Size(width: 60, height: 20))
+        func cut(in view: View) -> [String] {
+            guard !view.isHidden else { return [] }
+            var out: [String] = []
+            if let label = view as? Label, label.frame.width > 0, label.frame.width < CharacterWidth.columns(of: label.text) {
+                out.append("'\(label.text)' in \(label.frame.width) columns")
+            }
+            for sub in view.subviews { out += cut(in: sub) }
+            return out
+        }
+        for tab in DemoTabs.tabs.map(\.title) + Seed004.styles.map(\.title) {
+            #expect(window.tap(tab), "\(tab)")
+            _ = window.compose()
+            #expect(cut(in: window.rootView) == [], "\(tab)")
+        }
+        #expect(window.tap("001 embed") && window.tap("next"))
+        clock.finishAnimations(in: window)
+        #expect(cut(in: window.rootView) == [], "MainDetail")
     }
 }
