@@ -8,8 +8,9 @@ import TrellisWire
 /// so the same container code embeds an in-process child or a `RemoteController`.
 @MainActor
 public enum SeedControllers {
-    /// Registers every class of the seeds app in `registry`. Containers keep `registry`
-    /// (unowned: registries live as long as the process's tree) to make their children.
+    /// Registers every class of the seeds app in `registry`. Containers are handed
+    /// `registry` to make their children by name; the factories capture it unowned, as
+    /// the registry holds them.
     public static func register(in registry: ControllerRegistry) {
         // The placement-parity tests (issue 4).
         registry.register("ParityContainer") { [unowned registry] id in ParityContainer(registry: registry, id: id ?? "Container") }
