@@ -8,8 +8,10 @@ import TrellisWire
 /// compositor, DemoTabs' host and one host per seed, driven through the compositor's
 /// control endpoint by what the composed screen shows — so each seed's content below
 /// is drawn by another process than the tab bar around it.
-@Suite(.serialized) struct DemoProcessesTests {
-    typealias Session = MultiProcessTests.Session
+///
+/// In `MultiProcessTests`, whose tests run one at a time: seven processes beside another
+/// session's on two cores made that suite's heartbeat timing miss.
+extension MultiProcessTests {
 
     /// Where `text` starts on `screen` (rows of text), in columns: wide characters before
     /// it on its row take two.
@@ -30,7 +32,7 @@ import TrellisWire
     }
 
     @Test(.timeLimit(.minutes(2)))
-    func everySeedRunsInItsOwnProcessBehindItsTab() async throws {
+    func theDemoRunsEverySeedInItsOwnProcessBehindItsTab() async throws {
         let s = try Session()
         do {
             try s.launch("trellis-compositor", ["--root", "Demo", "--headless", "--size", "80x24"])
