@@ -121,6 +121,10 @@ let package = Package(
             name: "TrellisSupervisorTests",
             dependencies: ["TrellisSupervisor", "TrellisClient", "TrellisLog", "TrellisWire", "TrellisCanvas"]
         ),
+        .testTarget(
+            name: "TrellisSeedsTests",
+            dependencies: ["TrellisSeeds", "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -69,15 +69,16 @@ struct App: AsyncParsableCommand {
         let registry = ControllerRegistry.shared
         SeedControllers.register(in: registry)
         let id = ControllerID(controllerID)!
-        guard let controller = registry.make(className, id: id) else {
+        guard registry.names.contains(className) else {
             throw ValidationError("--class: no controller class '\(className)' (known: \(registry.names.joined(separator: ", ")))")
         }
         let scene = try SceneArguments(data: data, embeds: embeds)
         let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
         let log = try RoutingLog(directory: run.logs, host: controllerID)
         let loop = IOLoop(name: "host-\(controllerID)")
+        // Every controller made here from now on — this host's, and the ones its code
+        // asks the registry for — gets its scene data and embed segues.
         scene.apply(to: registry, log: log)
-        scene.configure(controller, registry: registry)
         if !remoteChildren.isEmpty {
             // Children of this host's controllers that run elsewhere connect here.
             let children = try await RemoteChildren.bind(parent: id, endpoint: try run.ipcEndpoint(controllerID), loop: loop, log: log)
@@ -85,6 +86,11 @@ struct App: AsyncParsableCommand {
             for name in remoteChildren {
                 registry.register(name) { childID in children.proxy(for: childID ?? ControllerID(name) ?? "child") }
             }
+        }
+        // Made only now, with the proxies registered: a controller that makes its children
+        // in `init` (S2-2's container, DemoTabs) must get the proxies for the remote ones.
+        guard let controller = registry.make(className, id: id) else {
+            throw ValidationError("--class: '\(className)' made no controller")
         }
         let host = try await ChildHost.start(
             controller: controller, parent: ControllerID(parent)!, endpoint: endpoint,

@@ -48,7 +48,7 @@ struct SceneArguments {
     }
 
     @MainActor
-    func configure(_ c: ViewController, registry: ControllerRegistry) {
+    private func configure(_ c: ViewController, registry: ControllerRegistry) {
         if let d = data[c.id] { c.embedData = d }
         if let s = segues[c.id] { c.setEmbedSegues(s, registry: registry) }
     }
