@@ -51,8 +51,7 @@ let package = Package(
             providers: [.apt(["libzmq3-dev"]), .brew(["zeromq"])]
         ),
         .target(name: "TrellisWire"),
-        .target(name: "CParentDeath"),
-        .target(name: "TrellisLog", dependencies: ["TrellisWire", "CParentDeath"]),
+        .target(name: "TrellisLog", dependencies: ["TrellisWire"]),
         .target(
             name: "TrellisTransport",
             dependencies: [

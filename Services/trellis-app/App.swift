@@ -53,8 +53,8 @@ struct App: AsyncParsableCommand {
         help: "PARENT:CHILD:CLASS:VIEW — an embed segue: CHILD (of CLASS) goes into PARENT's view with identifier VIEW (repeatable).")
     var embeds: [String] = []
 
-    @Flag(help: "Stop when the process that started this one dies (the supervisor passes it).")
-    var exitWithParent = false
+    @Flag(help: "Started by the supervisor: stop when it dies, and leave Ctrl-C and hangups to it.")
+    var supervised = false
 
     func validate() throws {
         guard ControllerID(controllerID) != nil else { throw ValidationError("--host: '\(controllerID)' is not a controller id ([A-Za-z0-9._:-], 1-32 bytes)") }
@@ -65,7 +65,10 @@ struct App: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        if exitWithParent { ParentDeath.terminateWithParent() }
+        if supervised {
+            Supervision.terminateWithParent()
+            Supervision.ignoreTerminalSignals()
+        }
         let registry = ControllerRegistry.shared
         SeedControllers.register(in: registry)
         let id = ControllerID(controllerID)!

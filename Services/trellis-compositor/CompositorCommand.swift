@@ -28,8 +28,8 @@ struct CompositorCommand: AsyncParsableCommand {
     @Flag(help: "Keep the screen in memory only (for tests and CI); no terminal.")
     var headless = false
 
-    @Flag(help: "Stop when the process that started this one dies (the supervisor passes it).")
-    var exitWithParent = false
+    @Flag(help: "Started by the supervisor: stop when it dies, and leave Ctrl-C and hangups to it.")
+    var supervised = false
 
     @Option(help: "The headless screen's size, COLUMNSxROWS.")
     var size = "80x24"
@@ -51,7 +51,11 @@ struct CompositorCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        if exitWithParent { ParentDeath.terminateWithParent() }
+        if supervised {
+            Supervision.terminateWithParent()
+            // Only headless: the terminal's reader must stay in its foreground group.
+            if headless { Supervision.ignoreTerminalSignals() }
+        }
         let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
         let log = try RoutingLog(directory: run.logs, host: "compositor")
         let loop = IOLoop(name: "compositor")

@@ -221,9 +221,9 @@ public actor SessionClient {
         }
     }
 
-    /// Waits until no message is in flight anywhere in the tree and nothing has been
-    /// logged for `quiet` (each process writes its log within 50 ms, so `quiet` must be
-    /// longer than that for the log to be the whole truth).
+    /// Waits until no message is in flight anywhere in the tree and nothing but the
+    /// links' heartbeats has been logged for `quiet` (each process writes its log within
+    /// 50 ms, so `quiet` must be longer than that for the log to be the whole truth).
     public func waitUntilIdle(quiet: Duration = .milliseconds(200), timeout: Duration = .seconds(10)) async throws {
         let deadline = ContinuousClock.now + timeout
         var reader = LogReader(directory: run.logs)
@@ -231,10 +231,9 @@ public actor SessionClient {
         var lastChange = ContinuousClock.now
         while true {
             let new = reader.readNew()
-            if !new.isEmpty {
-                flight.add(new)
-                lastChange = ContinuousClock.now
-            }
+            flight.add(new)
+            // Links heartbeat forever; only the tree's own messages break the quiet.
+            if new.contains(where: { $0.kind != "heartbeat" && $0.kind != "link" }) { lastChange = ContinuousClock.now }
             if flight.pending.isEmpty && ContinuousClock.now - lastChange >= quiet { return }
             guard ContinuousClock.now < deadline else {
                 let what = flight.pending.prefix(5).map { "\($0.kind) \($0.source) → \($0.target) #\($0.sequence)" }

@@ -72,7 +72,7 @@ public final class Supervisor {
                 arguments: hostArguments(c)))
         }
         var args = ["--session", run.session, "--run-root", runRoot, "--root", scene.root.id.rawValue,
-                    "--size", "\(scene.size.width)x\(scene.size.height)", "--exit-with-parent"]
+                    "--size", "\(scene.size.width)x\(scene.size.height)", "--supervised"]
         if headless { args.append("--headless") }
         launches.append(Launch(id: "compositor", role: "compositor", className: "", binary: "trellis-compositor", arguments: args))
         return launches
@@ -83,7 +83,7 @@ public final class Supervisor {
     private func hostArguments(_ c: Scene.Controller) -> [String] {
         let endpoint = (try? run.ipcEndpoint(c.parent?.rawValue ?? "compositor")) ?? ""
         var args = ["--host", c.id.rawValue, "--class", c.className, "--parent", c.parent?.rawValue ?? "compositor",
-                    "--endpoint", endpoint, "--session", run.session, "--run-root", runRoot, "--exit-with-parent"]
+                    "--endpoint", endpoint, "--session", run.session, "--run-root", runRoot, "--supervised"]
         let local = scene.controllers.filter { scene.processOwner(of: $0).id == c.id }
         var remote: Set<String> = []
         for member in local {

@@ -6,8 +6,16 @@ import TrellisLog
 /// that says it was sent until the line that says it was handled, in whichever order
 /// the processes' logs are read.
 @Suite struct InFlightTests {
-    func line(_ outcome: RoutingRecord.Outcome, _ src: String, _ dst: String, _ seq: UInt64, kind: String = "touch") -> RoutingRecord {
-        RoutingRecord(host: src, at: src, source: src, target: dst, kind: kind, sequence: seq, outcome: outcome)
+    func line(_ outcome: RoutingRecord.Outcome, _ src: String, _ dst: String, _ seq: UInt64, kind: String = "touch", at mono: UInt64 = 1) -> RoutingRecord {
+        RoutingRecord(mono: mono, host: src, at: src, source: src, target: dst, kind: kind, sequence: seq, outcome: outcome)
+    }
+
+    @Test func aMessageToADeadProcessIsLostAfterTheHorizonAndHellosNeverCount() {
+        var f = InFlight(horizon: .seconds(5))
+        f.add([line(.sent, "Root", "Child", 3, at: 1_000_000_000), line(.sent, "client", "control", 1, kind: "hello", at: 1_000_000_000)])
+        #expect(f.pending.map(\.sequence) == [3])
+        f.add([line(.event, "Root", "Root", 0, kind: "link", at: 7_000_000_000)])
+        #expect(f.pending.isEmpty)
     }
 
     @Test func aSentMessageIsInFlightUntilItIsHandled() {

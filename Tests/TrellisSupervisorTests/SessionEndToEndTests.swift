@@ -124,6 +124,48 @@ import TrellisLog
         #expect(try s.waitForUpToExit() == 0)
     }
 
+    @Test func aSupervisorKilledOutrightLeavesNothingRunning() async throws {
+        let s = try CLISession()
+        defer { s.cleanUp() }
+        try s.up("deploy/scenes/parity.yaml")
+        #expect(try s.cli("wait", "--controller", "Leaf", "--timeout", "15").status == 0)
+        let pids = try s.state().members.map(\.pid)
+        s.killUp()
+        #expect(try await s.until { pids.allSatisfy { kill($0, 0) != 0 } })
+    }
+
+    /// The demo a newcomer runs first, through `trellis` alone: every seed in its own
+    /// process, a tab per seed (S0-1, S1-3, S4-1), a resize (traits follow).
+    @Test func theDemoThroughTrellisAlone() async throws {
+        let s = try CLISession()
+        defer { s.cleanUp() }
+        try s.up("deploy/scenes/demo.yaml")
+        #expect(try s.cli("wait", "--text", "000 circle", "--timeout", "20").status == 0)
+        #expect(try s.state().members.count == 7)
+        #expect(try s.cli("screen").output.contains("tap me"))
+
+        _ = try s.cli("tap", "--text", "001 embed")
+        #expect(try s.cli("wait", "--text", "Sub1", "--timeout", "10").status == 0)
+        _ = try s.cli("tap", "--text", "next")
+        #expect(try s.cli("wait", "--text", "MainDetail", "--timeout", "10").status == 0)
+        #expect(try s.cli("wait", "--idle").status == 0)
+        _ = try s.cli("tap", "--text", "‹ Back")
+        #expect(try s.cli("wait", "--text", "Sub1", "--timeout", "10").status == 0)
+
+        _ = try s.cli("tap", "--text", "004 paging")
+        #expect(try s.cli("wait", "--controller", "Seed004", "--timeout", "10").status == 0)
+        #expect(try s.cli("resize", "120x40").status == 0)
+        #expect(try s.cli("wait", "--idle").status == 0)
+        let wide = try s.cli("screen").output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(wide.count >= 40 && wide.contains { $0.contains("004 paging") })
+
+        let tree = try s.cli("tree").output
+        #expect(tree.contains("Seed004  Seed004  process") && tree.contains("h:regular"))
+        #expect(try s.cli("logs", "--kind", "touch", "--controller", "Seed001").output.contains("delivered"))
+        _ = try s.cli("down")
+        #expect(try s.waitForUpToExit() == 0)
+    }
+
     /// The Swift test client: tap by text, wait for text, the ordered callback log.
     @Test func theSwiftClientTapsByTextAndReadsTheOrderedCallbackLog() async throws {
         let s = try CLISession()
@@ -186,6 +228,8 @@ final class CLISession {
         try p.run()
         upProcess = p
     }
+
+    func killUp() { if let p = upProcess { kill(p.processIdentifier, SIGKILL) } }
 
     func upErrors() throws -> String { try String(contentsOfFile: upErrorsPath, encoding: .utf8) }
 
