@@ -83,6 +83,14 @@ public actor SessionClient {
         return String(decoding: reply.payload, as: UTF8.self)
     }
 
+    /// The composed screen with its attributes: each row as runs of equally styled cells.
+    public func cells() async throws -> [[StyledRun]] {
+        let reply = try await request("cells")
+        do { return try JSONDecoder().decode([[StyledRun]].self, from: Data(reply.payload)) } catch {
+            throw ClientError.failed("cells", "the compositor's answer is not rows of cells: \(error)")
+        }
+    }
+
     /// Polls the screen until it shows `text`; throws `.timeout` with the last screen.
     @discardableResult
     public func wait(forText text: String, timeout: Duration = .seconds(10)) async throws -> String {

@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import TrellisCanvas
 import TrellisControllers
@@ -219,6 +220,14 @@ public final class Compositor {
                 await takeDown()
                 answer(Reply(status: .ok))
             }
+        case .request(let r) where r.name == "cells":
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.composeNow()
+                    let json = (try? JSONEncoder().encode(self.screen.runs)) ?? Data("[]".utf8)
+                    answer(Reply(status: .ok, payload: Array(json)))
+                }
+            }
         case .request(let r) where r.name == "tree":
             // The root describes its process and asks its children's processes in turn.
             Task {
@@ -230,7 +239,7 @@ public final class Compositor {
                 answer(reply)
             }
         case .request(let r):
-            answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen, tree, disappear)".utf8)))
+            answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen, cells, tree, disappear)".utf8)))
         default:
             answer(Reply(status: .declined, payload: Array("the control endpoint takes touch, key, size and request".utf8)))
         }

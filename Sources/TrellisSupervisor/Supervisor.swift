@@ -140,7 +140,7 @@ public final class Supervisor {
             let outputs = "\(run.path)/output"
             try RunDirectory.makePrivateDirectory(outputs)
             let path = "\(outputs)/\(l.id).log"
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
             if let h = FileHandle(forWritingAtPath: path) {
                 h.seekToEndOfFile()
                 p.standardOutput = h

@@ -21,6 +21,10 @@ import TrellisLog
         let ps = try s.cli("ps").output
         #expect(ps.contains("running") && ps.contains("ParityChild") && ps.contains("ParityContainer") && ps.contains("compositor"))
 
+        // With attributes: the child's blue background around its own label.
+        let cells = try s.cli("screen", "--cells").output
+        #expect(cells.contains("fg=default bg=4") && cells.contains("\"leave\""))
+
         // The tree across processes: Leaf is an actor in Child's process, inside Child's viewport.
         let tree = try s.cli("tree").output
         #expect(tree.contains("Container  ParityContainer  process"))
@@ -222,7 +226,7 @@ final class CLISession {
         p.executableURL = try Self.trellis()
         p.currentDirectoryURL = URL(fileURLWithPath: Self.package)
         p.arguments = ["up", scene, "--headless", "--session", session, "--run-root", root]
-        FileManager.default.createFile(atPath: upErrorsPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: upErrorsPath, contents: nil)
         p.standardError = FileHandle(forWritingAtPath: upErrorsPath)
         p.standardOutput = FileHandle.nullDevice
         try p.run()
@@ -240,8 +244,8 @@ final class CLISession {
         p.executableURL = try Self.trellis()
         p.arguments = args + ["--session", session, "--run-root", root]
         let out = root + "/cli.out", err = root + "/cli.err"
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
         p.standardOutput = FileHandle(forWritingAtPath: out)
         p.standardError = FileHandle(forWritingAtPath: err)
         try p.run()
