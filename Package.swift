@@ -7,6 +7,7 @@
 //   TrellisTransport  libzmq sockets owned by I/O loops, and links between controllers
 //   TrellisLayout     constraints and an incremental Cassowary solver (no I/O, no views)
 //   TrellisCanvas     cells, geometry and surfaces with damage: what views draw into (no I/O)
+//   TrellisTerminal   the terminal itself: composed screens out as escape sequences, modes, raw mode
 //   TrellisViews      views in cells, anchors on the solver, widgets, view files (main actor)
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
 //   Services/trellis  the command-line tool (logs, bench, peer)
@@ -21,6 +22,7 @@ let package = Package(
         .library(name: "TrellisTransport", targets: ["TrellisTransport"]),
         .library(name: "TrellisLayout", targets: ["TrellisLayout"]),
         .library(name: "TrellisCanvas", targets: ["TrellisCanvas"]),
+        .library(name: "TrellisTerminal", targets: ["TrellisTerminal"]),
         .library(name: "TrellisViews", targets: ["TrellisViews"]),
         .library(name: "TrellisControllers", targets: ["TrellisControllers"]),
         .executable(name: "trellis", targets: ["trellis"]),
@@ -48,6 +50,7 @@ let package = Package(
         ),
         .target(name: "TrellisLayout"),
         .target(name: "TrellisCanvas", dependencies: ["TrellisWire"]),
+        .target(name: "TrellisTerminal", dependencies: ["TrellisCanvas", "TrellisWire"]),
         .target(
             name: "TrellisViews",
             dependencies: ["TrellisCanvas", "TrellisLayout", "TrellisWire", .product(name: "Yams", package: "Yams")]
@@ -57,6 +60,7 @@ let package = Package(
             name: "trellis",
             dependencies: [
                 "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout",
+                "TrellisCanvas", "TrellisTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis"
@@ -65,6 +69,7 @@ let package = Package(
         .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog"]),
         .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "CZeroMQ"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
+        .testTarget(name: "TrellisTerminalTests", dependencies: ["TrellisTerminal", "TrellisCanvas", "TrellisWire"]),
         .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .testTarget(
             name: "TrellisControllersTests",
