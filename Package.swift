@@ -10,6 +10,11 @@
 //   TrellisTerminal   the terminal itself: composed screens out as escape sequences, modes, raw mode
 //   TrellisViews      views in cells, anchors on the solver, widgets, view files (main actor)
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
+//   TrellisHost       controllers in other processes: their links, proxies and the host runtime
+//   TrellisCompositor the render server: surfaces and placements into one screen, headless or a terminal
+//   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
+//   Services/trellis-app  the app binary: runs any registered controller as a host
+//   Services/trellis-compositor  the render server process
 //   Services/trellis  the command-line tool (logs, bench, peer)
 import PackageDescription
 
@@ -25,6 +30,10 @@ let package = Package(
         .library(name: "TrellisTerminal", targets: ["TrellisTerminal"]),
         .library(name: "TrellisViews", targets: ["TrellisViews"]),
         .library(name: "TrellisControllers", targets: ["TrellisControllers"]),
+        .library(name: "TrellisHost", targets: ["TrellisHost"]),
+        .library(name: "TrellisCompositor", targets: ["TrellisCompositor"]),
+        .executable(name: "trellis-app", targets: ["trellis-app"]),
+        .executable(name: "trellis-compositor", targets: ["trellis-compositor"]),
         .executable(name: "trellis", targets: ["trellis"]),
     ],
     dependencies: [
@@ -56,11 +65,33 @@ let package = Package(
             dependencies: ["TrellisCanvas", "TrellisLayout", "TrellisWire", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "TrellisControllers", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]),
+        .target(
+            name: "TrellisHost",
+            dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire"]
+        ),
+        .target(name: "TrellisCompositor", dependencies: ["TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisTransport", "TrellisLog"]),
+        .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
+        .executableTarget(
+            name: "trellis-app",
+            dependencies: [
+                "TrellisHost", "TrellisSeeds", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/trellis-app"
+        ),
+        .executableTarget(
+            name: "trellis-compositor",
+            dependencies: [
+                "TrellisCompositor", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/trellis-compositor"
+        ),
         .executableTarget(
             name: "trellis",
             dependencies: [
                 "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout",
-                "TrellisCanvas", "TrellisTerminal",
+                "TrellisCanvas", "TrellisTerminal", "TrellisViews", "TrellisControllers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis"
@@ -72,10 +103,14 @@ let package = Package(
         .testTarget(name: "TrellisTerminalTests", dependencies: ["TrellisTerminal", "TrellisCanvas", "TrellisWire"]),
         .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .testTarget(
+            name: "TrellisHostTests",
+            dependencies: ["TrellisHost", "TrellisSeeds", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire", "TrellisCanvas"]
+        ),
+        .testTarget(
             name: "TrellisControllersTests",
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]
         ),
-
+        .testTarget(name: "TrellisCanvasTests", dependencies: ["TrellisCanvas"]),
     ],
     swiftLanguageModes: [.v6]
 )

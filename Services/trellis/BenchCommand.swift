@@ -6,6 +6,6 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run a benchmark beside its baseline.",
-        subcommands: [TransportBench.self, TransportBenchPeer.self, LayoutBench.self]
+        subcommands: [TransportBench.self, TransportBenchPeer.self, LayoutBench.self, TreeBench.self]
     )
 }

@@ -1,9 +1,12 @@
-// Which cells of a surface changed since the last frame, kept as sorted column spans per
-// row. Spans are cheap to extend as text is written left to right, and rows with the same
-// span stack into one rectangle, so a changed box comes out as one rectangle and a border
-// as four rather than as one covering its whole inside.
+// Which cells of a surface may have changed since the last frame, kept as sorted column
+// spans per row. Spans are cheap to extend as text is written left to right, and rows
+// with the same span stack into one rectangle, so a changed box comes out as one
+// rectangle and a border as four rather than as one covering its whole inside.
+//
+// Spans are candidates: a cell cleared and then redrawn as it was is in a span but has not
+// changed. The surface narrows them against what it last sent before they become rects.
 
-/// Changed cells since the last frame, per row. Internal: `Surface` exposes the rectangles.
+/// Cells written since the last frame, per row. Internal: `Surface` exposes the rectangles.
 struct DamageTracker: Sendable {
     /// Beyond this many spans in a row the two closest merge: a few unchanged cells resent
     /// cost less than another rectangle header and the bookkeeping to keep it.
@@ -11,8 +14,11 @@ struct DamageTracker: Sendable {
 
     /// Sorted, disjoint, non-adjacent column ranges per row.
     private(set) var rows: [[Range<Int>]]
-    /// True when the next frame must be sent even with no cells in it (a resize to zero area).
+    /// True once anything was marked since the last `clear`.
     private(set) var isPending = false
+    /// True when the whole surface goes out whatever the receiver has (a resize, a receiver
+    /// that lost its copy), and a frame goes out even with no cells in it (a resize to zero area).
+    private(set) var isForced = false
 
     init(height: Int) {
         rows = Array(repeating: [], count: height)
@@ -28,8 +34,9 @@ struct DamageTracker: Sendable {
         Self.insert(span, into: &rows[y])
     }
 
-    mutating func markAll(width: Int) {
+    mutating func markAll(width: Int, force: Bool) {
         isPending = true
+        isForced = isForced || force
         guard width > 0 else { return }
         for y in rows.indices {
             rows[y] = [0..<width]
@@ -38,30 +45,20 @@ struct DamageTracker: Sendable {
 
     mutating func clear() {
         isPending = false
+        isForced = false
         for y in rows.indices where !rows[y].isEmpty {
             rows[y].removeAll(keepingCapacity: true)
         }
     }
 
-    /// The damage as rectangles: each row's spans passed through `widen` (the surface
-    /// grows them over wide characters), then rows with identical spans stacked.
-    func rects(widen: (_ y: Int, _ span: Range<Int>) -> Range<Int>) -> [Rect] {
+    /// The damage as rectangles: each row's spans passed through `refine` (the surface
+    /// narrows them to cells that differ and grows them over wide characters; it must
+    /// return sorted, disjoint spans), then rows with identical spans stacked.
+    func rects(refine: (_ y: Int, _ spans: [Range<Int>]) -> [Range<Int>]) -> [Rect] {
         var rects: [Rect] = []
         var openRect: [Range<Int>: Int] = [:]
-        var spans: [Range<Int>] = []
         for y in rows.indices where !rows[y].isEmpty {
-            spans.removeAll(keepingCapacity: true)
-            for span in rows[y] {
-                // Widening moves each end by at most one cell, so order is kept and only
-                // neighbours can come to touch.
-                let wide = widen(y, span)
-                if let last = spans.last, wide.lowerBound <= last.upperBound {
-                    spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, wide.upperBound)
-                } else {
-                    spans.append(wide)
-                }
-            }
-            for span in spans {
+            for span in refine(y, rows[y]) {
                 if let i = openRect[span], rects[i].maxY == y {
                     rects[i].size.height += 1
                 } else {
@@ -110,7 +107,8 @@ struct DamageTracker: Sendable {
         compact(&spans)
     }
 
-    private static func compact(_ spans: inout [Range<Int>]) {
+    /// Merges the closest neighbours until at most `maxSpansPerRow` spans are left.
+    static func compact(_ spans: inout [Range<Int>]) {
         while spans.count > maxSpansPerRow {
             var best = 0
             var bestGap = Int.max

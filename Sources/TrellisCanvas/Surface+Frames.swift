@@ -9,14 +9,23 @@ extension Surface {
     /// usually most of the surface anyway.
     public static let maxDamageRects = 64
 
-    /// True when a cell changed since the last `takeFrame` (or a resize is unsent).
-    public var isDamaged: Bool { tracker.isPending }
+    /// Changed cells at most this many unchanged cells apart on a row go out as one span:
+    /// resending two cells costs about what another rectangle's header and cursor move do,
+    /// and fewer rectangles stay under `maxDamageRects`.
+    static let spanJoinGap = 2
 
-    /// The changed regions since the last `takeFrame`, in surface coordinates: per-row spans
-    /// of changed cells, widened so no wide character is split, rows with the same span
-    /// stacked into one rectangle; their union once there are more than `maxDamageRects`.
+    /// True when the next `takeFrame` has something to send.
+    public var isDamaged: Bool {
+        tracker.isPending && (tracker.isForced || !damage.isEmpty)
+    }
+
+    /// The regions that differ from what the last `takeFrame` sent, in surface coordinates:
+    /// per-row spans of differing cells, widened so no wide character is split, rows with
+    /// the same span stacked into one rectangle; their union once there are more than
+    /// `maxDamageRects`. After `resize` or `damageAll`, the whole surface.
     public var damage: [Rect] {
-        let rects = tracker.rects { y, span in widened(span, row: y) }
+        guard tracker.isPending else { return [] }
+        let rects = tracker.rects { y, candidates in changedSpans(row: y, candidates) }
         guard rects.count > Self.maxDamageRects else { return rects }
         var union = rects.reduce(Rect.zero) { $0.union($1) }
         // The union's edges pass through rows that were not damaged there and may cut a
@@ -37,7 +46,9 @@ extension Surface {
     public mutating func takeFrame(number: UInt32) -> FrameUpdate? {
         guard tracker.isPending else { return nil }
         let rects = damage
+        let forced = tracker.isForced
         tracker.clear()
+        guard !rects.isEmpty || forced else { return nil }
         var out: [FrameUpdate.Damage] = []
         out.reserveCapacity(rects.count)
         for rect in rects {
@@ -46,6 +57,7 @@ extension Surface {
             for y in rect.minY..<rect.maxY {
                 let start = y * size.width + rect.minX
                 rectCells.append(contentsOf: cells[start..<(start + rect.width)])
+                sentCells.replaceSubrange(start..<(start + rect.width), with: cells[start..<(start + rect.width)])
             }
             out.append(FrameUpdate.Damage(rect: CellRect(rect), cells: rectCells))
         }
@@ -82,15 +94,16 @@ extension Surface {
                     k += 1
                     guard cell.scalar == Cell.continuation || Self.columns(of: cell.scalar) > 0 else {
                         throw SurfaceError(
-                            "frame \(f): damage \(n) has scalar \(cell.scalar) at (\(x), \(y)), which takes no column")
+                            "frame \(f): damage \(n) has \(Self.hex(cell.scalar)) at (\(x), \(y)), which takes no column")
                     }
                     next[y * size.width + x] = cell
                 }
             }
         }
         // Pairs are checked on the result, one column beyond each rectangle, because a
-        // rectangle may complete or break a character whose other half it does not hold.
-        for (n, d) in frame.damage.enumerated() {
+        // rectangle may complete or break a character whose other half it does not hold;
+        // so the error names the cell, not a rectangle.
+        for d in frame.damage {
             let r = Rect(d.rect)
             for y in r.minY..<r.maxY {
                 for x in max(0, r.minX - 1)..<min(size.width, r.maxX + 1) {
@@ -98,12 +111,12 @@ extension Surface {
                     if next[i].scalar == Cell.continuation {
                         guard x > 0, Self.columns(of: next[i - 1].scalar) == 2 else {
                             throw SurfaceError(
-                                "frame \(f): damage \(n) leaves a continuation cell at (\(x), \(y)) not after a wide character")
+                                "frame \(f) leaves a continuation cell at (\(x), \(y)) not after a wide character")
                         }
                     } else if Self.columns(of: next[i].scalar) == 2 {
                         guard x + 1 < size.width, next[i + 1].scalar == Cell.continuation else {
                             throw SurfaceError(
-                                "frame \(f): damage \(n) leaves the wide character at (\(x), \(y)) without its continuation cell")
+                                "frame \(f) leaves the wide character at (\(x), \(y)) without its continuation cell")
                         }
                     }
                 }
@@ -121,6 +134,44 @@ extension Surface {
         }
     }
 
+    /// The parts of row y's candidate spans whose cells differ from `sentCells` (all of
+    /// them when forced), widened over wide characters, joined across small gaps.
+    func changedSpans(row y: Int, _ candidates: [Range<Int>]) -> [Range<Int>] {
+        let rowStart = y * size.width
+        var spans: [Range<Int>] = []
+        func add(_ run: Range<Int>) {
+            // Widening moves each end by at most one cell, so runs stay in order and only a
+            // neighbour can come to touch.
+            let wide = widened(run, row: y)
+            if let last = spans.last, wide.lowerBound <= last.upperBound + Self.spanJoinGap {
+                spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, wide.upperBound)
+            } else {
+                spans.append(wide)
+            }
+        }
+        for candidate in candidates {
+            if tracker.isForced {
+                add(candidate)
+                continue
+            }
+            var x = candidate.lowerBound
+            while x < candidate.upperBound {
+                guard cells[rowStart + x] != sentCells[rowStart + x] else {
+                    x += 1
+                    continue
+                }
+                var end = x + 1
+                while end < candidate.upperBound && cells[rowStart + end] != sentCells[rowStart + end] {
+                    end += 1
+                }
+                add(x..<end)
+                x = end
+            }
+        }
+        DamageTracker.compact(&spans)
+        return spans
+    }
+
     /// `span` of row y, grown by one cell at either end that would cut a wide character.
     func widened(_ span: Range<Int>, row y: Int) -> Range<Int> {
         let rowStart = y * size.width
@@ -133,6 +184,12 @@ extension Surface {
             upper += 1
         }
         return lower..<upper
+    }
+
+    /// "U+0301", as error messages name scalars.
+    static func hex(_ scalar: UInt32) -> String {
+        let digits = String(scalar, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// Columns of a cell's scalar; 0 for values that are not Unicode scalars.

@@ -18,6 +18,10 @@ public struct Surface: Sendable, Equatable {
     public private(set) var size: Size
     /// Row-major, `size.width * size.height` cells.
     var cells: [Cell]
+    /// The cells as the receiver has them after the last frame (blank before the first), so
+    /// damage is what differs from them rather than every write: a view that clears and
+    /// redraws the same content each frame sends nothing.
+    var sentCells: [Cell]
     var tracker: DamageTracker
 
     /// Added to the coordinates of every drawing call, so a view draws in its own
@@ -43,10 +47,11 @@ public struct Surface: Sendable, Equatable {
         Self.check(size: size, fill: fill)
         self.size = size
         cells = Array(repeating: fill, count: size.width * size.height)
+        sentCells = Array(repeating: Cell(), count: size.width * size.height)
         tracker = DamageTracker(height: size.height)
         clipRect = Rect(origin: .zero, size: size)
         if fill != Cell() {
-            tracker.markAll(width: size.width)
+            tracker.markAll(width: size.width, force: false)
         }
     }
 
@@ -98,13 +103,14 @@ public struct Surface: Sendable, Equatable {
         cells = next
         origin = .zero
         clipRect = bounds
+        sentCells = Array(repeating: Cell(), count: newSize.width * newSize.height)
         tracker = DamageTracker(height: newSize.height)
-        tracker.markAll(width: newSize.width)
+        tracker.markAll(width: newSize.width, force: true)
     }
 
     /// Damages the whole surface, for a receiver that lost its copy (a compositor restart).
     public mutating func damageAll() {
-        tracker.markAll(width: size.width)
+        tracker.markAll(width: size.width, force: true)
     }
 
     public static func == (a: Surface, b: Surface) -> Bool {
@@ -124,8 +130,8 @@ public struct Surface: Sendable, Equatable {
 // MARK: - Cell writes that keep wide characters whole
 
 extension Surface {
-    /// Stores `cell` at (x, y) in surface coordinates, recording damage only when the
-    /// value changes. Knows nothing of wide characters; callers below keep pairs whole.
+    /// Stores `cell` at (x, y) in surface coordinates, marking the cell only when the value
+    /// changes. Knows nothing of wide characters; callers below keep pairs whole.
     mutating func store(_ cell: Cell, x: Int, y: Int) {
         let i = y * size.width + x
         if cells[i] != cell {

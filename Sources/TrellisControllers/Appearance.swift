@@ -43,9 +43,11 @@ extension ViewController {
         if isAppearing {
             loadViewIfNeeded()
             appearance.forwardingWill = true
+            logCallback("viewWillAppear")
             viewWillAppear(animated)
             appearance.forwardingWill = false
         } else {
+            logCallback("viewWillDisappear")
             viewWillDisappear(animated)
         }
         guard shouldAutomaticallyForwardAppearanceMethods else { return }
@@ -63,9 +65,11 @@ extension ViewController {
         switch appearance.state {
         case .appearing:
             appearance.state = .appeared
+            logCallback("viewDidAppear")
             viewDidAppear(animated)
         case .disappearing:
             appearance.state = .disappeared
+            logCallback("viewDidDisappear")
             viewDidDisappear(animated)
         default:
             View.diagnostics("Unbalanced calls to begin/end appearance transitions for \(id): end while \(appearance.state.rawValue).")

@@ -4,15 +4,22 @@ import TrellisWire
 @MainActor
 public final class ControllerRegistry {
     public static let shared = ControllerRegistry()
-    private var factories: [String: @MainActor () -> ViewController] = [:]
+    private var factories: [String: @MainActor (ControllerID?) -> ViewController] = [:]
 
     public init() {}
 
-    public func register(_ name: String, _ factory: @escaping @MainActor () -> ViewController) {
+    /// `factory` gets the id the controller must have (a host is told which), or nil
+    /// for a generated one.
+    public func register(_ name: String, _ factory: @escaping @MainActor (ControllerID?) -> ViewController) {
         factories[name] = factory
     }
 
-    public func make(_ name: String) -> ViewController? { factories[name]?() }
+    /// For controllers whose id does not matter.
+    public func register(_ name: String, _ factory: @escaping @MainActor () -> ViewController) {
+        factories[name] = { _ in factory() }
+    }
+
+    public func make(_ name: String, id: ControllerID? = nil) -> ViewController? { factories[name]?(id) }
 
     public var names: [String] { factories.keys.sorted() }
 }

@@ -14,13 +14,28 @@ extension ViewController {
     @discardableResult
     func send(_ message: Message, to target: ViewController) -> Reply? {
         // Logged at hand-over, before the callback runs, so nested messages it causes
-        // follow it in the log as they follow it in time.
-        window?.route(kind: message.kind.name, from: id, to: target.id, outcome: .delivered, reason: nil, detail: message.summary)
+        // follow it in the log as they follow it in time. A proxy's link logs its own.
+        if !(target is RemoteController) {
+            window?.route(kind: message.kind.name, from: id, to: target.id, outcome: .delivered, reason: nil, detail: message.summary)
+        }
+        let previous = target.deliveringWindow
+        target.deliveringWindow = window
         let answer = target.receive(message, from: self)
+        target.deliveringWindow = previous
         if let answer {
             window?.route(kind: "reply", from: target.id, to: id, outcome: .delivered, reason: answer.status == .ok ? nil : "\(answer.status)")
         }
         return answer
+    }
+
+    /// Hands a message that arrived over a link to this controller, from `sender` (the
+    /// proxy of the controller at the other end). What a host calls; returns the answer
+    /// to send back: nil for an ack, a reply for a request or a touch.
+    public func handleMessage(_ message: Message, from sender: ViewController) -> Reply? {
+        let previous = deliveringWindow
+        deliveringWindow = sender.window
+        defer { deliveringWindow = previous }
+        return receive(message, from: sender)
     }
 
     /// The receiving side: turns a message into the UIKit callback it stands for.
@@ -45,7 +60,7 @@ extension ViewController {
         case .memoryWarning:
             didReceiveMemoryWarning()
         case .touch(let t):
-            return routeTouch(t) ? nil : Reply(status: .declined)
+            return touchMessage(t) ? nil : Reply(status: .declined)
         case .request(let r):
             return answer(r, from: sender)
         default:
@@ -53,6 +68,17 @@ extension ViewController {
             return Reply(status: .failed)
         }
         return nil
+    }
+}
+
+extension ViewController {
+    /// Writes a lifecycle callback to the routing log (kind `callback`, the callback in
+    /// `detail`): merged across processes by time, these lines are the ordered callback
+    /// log the placement-parity tests compare.
+    func logCallback(_ name: @autoclosure () -> String) {
+        // Proxies stand for controllers that log their own callbacks in their own process.
+        guard !(self is RemoteController), !(self is ParentProxy) else { return }
+        (window ?? deliveringWindow)?.route(kind: "callback", from: id, to: id, outcome: .event, reason: nil, detail: "\(id).\(name())")
     }
 }
 

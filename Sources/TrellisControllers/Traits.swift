@@ -24,6 +24,7 @@ extension ViewController {
         let previous = traitStorage
         guard previous != traits else { return }
         traitStorage = traits
+        logCallback("traitCollectionDidChange")
         traitCollectionDidChange(previous)
         for child in children { pushTraits(to: child) }
     }

@@ -45,6 +45,7 @@ open class ViewController: Responder, ViewOwner {
         guard loadedView == nil else { return }
         loadView()
         if loadedView == nil { install(View()) }
+        logCallback("viewDidLoad")
         viewDidLoad()
     }
 
@@ -134,10 +135,25 @@ open class ViewController: Responder, ViewOwner {
     }
 
     /// Called before the controller is added to or removed from a parent. When you
-    /// override it, call `super`.
-    open func willMove(toParent parent: ViewController?) {}
+    /// override it, call `super` (which writes the callback to the routing log).
+    open func willMove(toParent parent: ViewController?) {
+        logCallback("willMove(toParent: \(parent.map(\.id.rawValue) ?? "nil"))")
+    }
     /// Called after. When you override it, call `super`.
-    open func didMove(toParent parent: ViewController?) {}
+    open func didMove(toParent parent: ViewController?) {
+        logCallback("didMove(toParent: \(parent.map(\.id.rawValue) ?? "nil"))")
+    }
+
+    /// Bookkeeping only, for `ParentProxy`: the messages travel separately.
+    func adoptChild(_ child: ViewController) {
+        children.append(child)
+        child.parent = self
+    }
+
+    func releaseChild(_ child: ViewController) {
+        children.removeAll { $0 === child }
+        if child.parent === self { child.parent = nil }
+    }
 
     public func isDescendant(of other: ViewController) -> Bool {
         var c: ViewController? = self
@@ -155,6 +171,9 @@ open class ViewController: Responder, ViewOwner {
         return c.hostingWindow
     }
     weak var hostingWindow: Window?
+    /// The sender's window while a message is being delivered: a controller not yet in a
+    /// tree (hearing `willMove(toParent:)`) still logs its callbacks where the sender does.
+    weak var deliveringWindow: Window?
 
     // MARK: - ViewOwner
 
@@ -188,6 +207,10 @@ open class ViewController: Responder, ViewOwner {
     }
 
     var touchRouting = TouchRoutingState()
+
+    /// A `touch` message for this controller; a proxy for a controller in another
+    /// process overrides it to forward instead of hit-testing here.
+    func touchMessage(_ input: TouchInput) -> Bool { routeTouch(input) }
 
     // MARK: - State kept for the lifecycle machinery
 

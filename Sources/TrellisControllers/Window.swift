@@ -46,12 +46,33 @@ public final class Window {
             guard let root = rootViewController else { return }
             precondition(root.parent == nil, "the root controller \(root.id) has a parent")
             root.hostingWindow = self
+            guard drivesRoot else { return }
             root.applyTraits(traits)
             if isVisible { show(root) }
         }
     }
 
     public private(set) var isVisible = false
+
+    /// False in a host process: the real parent (or, for the root, the compositor), in
+    /// another process, sends the traits, the appearance and the size; the window only
+    /// holds the tree, lays it out, logs and composes.
+    public private(set) var drivesRoot = true
+
+    /// Makes `root` the root without appearance or traits of its own (see `drivesRoot`):
+    /// a `ParentProxy`, or the root controller in the root's host. Its view goes in with
+    /// `installRootView`, when the first message that needs it arrives.
+    public func host(_ root: ViewController) {
+        drivesRoot = false
+        rootViewController = root
+    }
+
+    /// Puts the root controller's view into the window, sized to it, if not there yet.
+    public func installRootView() {
+        guard let root = rootViewController, root.viewIfLoaded?.superview !== rootView else { return }
+        root.view.frame = rootView.bounds
+        rootView.addSubview(root.view)
+    }
 
     /// Shows the root controller: its view fills the window, then it appears
     /// (`viewWillAppear` … `viewDidAppear`, forwarded down the tree).
@@ -85,6 +106,15 @@ public final class Window {
     /// the tree registered to run alongside, then the completions (S0-1, S4-4).
     public func resize(to newSize: Size) {
         guard newSize != size else { return }
+        guard size != .zero else {
+            // The first size is not a transition: nothing was laid out before it.
+            size = newSize
+            rootView.frame = Rect(origin: .zero, size: newSize)
+            if drivesRoot { rootViewController?.applyTraits(traits) }
+            rootViewController?.viewIfLoaded?.frame = rootView.bounds
+            rootView.layoutIfNeeded()
+            return
+        }
         let coordinator = TransitionCoordinator(size: newSize, duration: 0)
         if let root = rootViewController {
             route(kind: "size", from: "window", to: root.id, outcome: .delivered, reason: nil)
@@ -94,7 +124,7 @@ public final class Window {
         }
         size = newSize
         rootView.frame = Rect(origin: .zero, size: newSize)
-        rootViewController?.applyTraits(traits)
+        if drivesRoot { rootViewController?.applyTraits(traits) }
         rootViewController?.viewIfLoaded?.frame = rootView.bounds
         rootView.layoutIfNeeded()
         coordinator.runAlongside()
@@ -144,11 +174,18 @@ public final class Window {
         let top = ViewRenderer.render(rootView, into: &own)
         layers.append(Layer(surface: own, frame: Rect(origin: .zero, size: size), clip: Rect(origin: .zero, size: size), z: 0, visible: true))
         var placed: [ControllerID: (String, Placement)] = [:]
+        remote = []
         collect(top, by: "window", offset: .zero, clip: Rect(origin: .zero, size: size), into: &layers, &placed)
         Composition.compose(layers, into: &screen)
         logPlacementChanges(placed)
+        remotePlacements = remote
         return screen
     }
+
+    /// After `compose()`: where the surfaces of children in other processes go, in this
+    /// window's coordinates — what this process's host tells the compositor.
+    public private(set) var remotePlacements: [Placement] = []
+    private var remote: [Placement] = []
 
     private func collect(
         _ placements: [ViewportPlacement], by container: String, offset: Point, clip: Rect,
@@ -163,6 +200,12 @@ public final class Window {
             layers.append(Layer(surface: child.surface, frame: frame, clip: layerClip, z: layers.count, visible: true))
             placed[child.id] = (container, Placement(
                 surface: child.id, frame: CellRect(p.frame), z: Int32(p.z), clip: CellRect(p.clip), visible: true))
+            if child is RemoteController {
+                // Its content is another process's surface: the compositor places it there,
+                // in this window's coordinates, above what this process drew.
+                remote.append(Placement(
+                    surface: child.id, frame: CellRect(frame), z: Int32(layers.count), clip: CellRect(layerClip), visible: true))
+            }
             collect(placements, by: child.id.rawValue, offset: frame.origin, clip: layerClip, into: &layers, &placed)
         }
     }

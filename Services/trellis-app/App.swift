@@ -1,0 +1,101 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import TrellisControllers
+import TrellisHost
+import TrellisLog
+import TrellisSeeds
+import TrellisTransport
+import TrellisWire
+
+/// The app binary: every controller class of the seeds app, registered by name. Started
+/// as a host it runs one controller (and the children it keeps in its own process) for
+/// a parent in another process (issue 4; the supervisor starts it, tests start it).
+@main
+struct App: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trellis-app",
+        abstract: "Run one controller of the seeds app for a parent in another process.")
+
+    @Option(name: .customLong("host"), help: "The id of the controller to run.")
+    var controllerID: String
+
+    @Option(name: .customLong("class"), help: "The registered class of that controller.")
+    var className: String
+
+    @Option(help: "The id of its parent.")
+    var parent: String
+
+    @Option(help: "The parent's endpoint (ipc://…, tcp://…).")
+    var endpoint: String
+
+    @Option(help: "The session whose run directory holds the logs.")
+    var session: String
+
+    @Option(help: "Where run directories live (default: $TRELLIS_RUN_ROOT, $XDG_RUNTIME_DIR/trellis, /tmp/trellis-UID).")
+    var runRoot: String?
+
+    @Option(help: "The compositor's endpoint, where frames go (default: the session's compositor.sock).")
+    var compositor: String?
+
+    @Option(
+        name: .customLong("remote-child"),
+        help: "A controller class whose instances this host's controllers get as children in other processes (repeatable).")
+    var remoteChildren: [String] = []
+
+    func validate() throws {
+        guard ControllerID(controllerID) != nil else { throw ValidationError("--host: '\(controllerID)' is not a controller id ([A-Za-z0-9._:-], 1-32 bytes)") }
+        guard ControllerID(parent) != nil else { throw ValidationError("--parent: '\(parent)' is not a controller id") }
+        guard RunDirectory.isValidSession(session) else { throw ValidationError("--session: '\(session)' is not a valid session name") }
+    }
+
+    @MainActor
+    func run() async throws {
+        let registry = ControllerRegistry.shared
+        SeedControllers.register(in: registry)
+        let id = ControllerID(controllerID)!
+        guard let controller = registry.make(className, id: id) else {
+            throw ValidationError("--class: no controller class '\(className)' (known: \(registry.names.joined(separator: ", ")))")
+        }
+        let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
+        let log = try RoutingLog(directory: run.logs, host: controllerID)
+        let loop = IOLoop(name: "host-\(controllerID)")
+        if !remoteChildren.isEmpty {
+            // Children of this host's controllers that run elsewhere connect here.
+            let children = try await RemoteChildren.bind(parent: id, endpoint: try run.ipcEndpoint(controllerID), loop: loop, log: log)
+            Lifetime.children = children
+            for name in remoteChildren {
+                registry.register(name) { childID in children.proxy(for: childID ?? ControllerID(name) ?? "child") }
+            }
+        }
+        let host = try await ChildHost.start(
+            controller: controller, parent: ControllerID(parent)!, endpoint: endpoint,
+            compositor: try compositor ?? run.ipcEndpoint("compositor"), loop: loop, log: log)
+        Lifetime.keep(host, log: log)
+        // The main actor now serves the link's messages until a signal ends the process.
+        try await Task.sleep(for: .seconds(Int64.max / 2_000_000_000))
+    }
+}
+
+/// Flushes the log and exits on SIGTERM/SIGINT.
+@MainActor
+enum Lifetime {
+    static var host: ChildHost?
+    static var children: RemoteChildren?
+    static var sources: [any DispatchSourceSignal] = []
+
+    static func keep(_ host: ChildHost, log: RoutingLog) {
+        self.host = host
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler {
+                log.flush()
+                log.close()
+                exit(0)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

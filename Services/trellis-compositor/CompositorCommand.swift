@@ -1,0 +1,80 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import TrellisCanvas
+import TrellisCompositor
+import TrellisLog
+import TrellisTransport
+import TrellisWire
+
+/// The compositor process: one per session. Hosts send it their frames and placements at
+/// `<run dir>/compositor.sock`; the root controller's host connects there as its child;
+/// clients drive it at `<run dir>/control.sock`.
+@main
+struct CompositorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trellis-compositor",
+        abstract: "Compose every controller's surface into one screen, headless or in this terminal.")
+
+    @Option(help: "The session (its run directory holds sockets and logs).")
+    var session: String
+
+    @Option(help: "Where run directories live (default: $TRELLIS_RUN_ROOT, $XDG_RUNTIME_DIR/trellis, /tmp/trellis-UID).")
+    var runRoot: String?
+
+    @Option(help: "The root controller's id.")
+    var root: String
+
+    @Flag(help: "Keep the screen in memory only (for tests and CI); no terminal.")
+    var headless = false
+
+    @Option(help: "The headless screen's size, COLUMNSxROWS.")
+    var size = "80x24"
+
+    func validate() throws {
+        guard RunDirectory.isValidSession(session) else { throw ValidationError("--session: '\(session)' is not a valid session name") }
+        guard ControllerID(root) != nil else { throw ValidationError("--root: '\(root)' is not a controller id") }
+        guard Self.parseSize(size) != nil else { throw ValidationError("--size: expected COLUMNSxROWS like 80x24, got '\(size)'") }
+        guard headless else {
+            throw ValidationError("the terminal front end is not built yet: run with --headless and read the screen through the control endpoint")
+        }
+    }
+
+    static func parseSize(_ s: String) -> Size? {
+        let parts = s.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (1...1000).contains(parts[0]), (1...1000).contains(parts[1]) else { return nil }
+        return Size(width: parts[0], height: parts[1])
+    }
+
+    @MainActor
+    func run() async throws {
+        let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
+        let log = try RoutingLog(directory: run.logs, host: "compositor")
+        let loop = IOLoop(name: "compositor")
+        let compositor = try await Compositor.start(
+            root: ControllerID(root)!, size: Self.parseSize(size)!, hostsEndpoint: try run.ipcEndpoint("compositor"),
+            controlEndpoint: try run.ipcEndpoint("control"), loop: loop, log: log)
+        Shutdown.on([SIGTERM, SIGINT]) {
+            log.flush()
+            log.close()
+            Foundation.exit(0)
+        }
+        _ = compositor
+        try await Task.sleep(for: .seconds(Int64.max / 2_000_000_000))
+    }
+}
+
+/// Runs `body` on the main queue when one of `signals` arrives.
+@MainActor
+enum Shutdown {
+    static var sources: [any DispatchSourceSignal] = []
+    static func on(_ signals: [Int32], _ body: @escaping @MainActor () -> Void) {
+        for sig in signals {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler { MainActor.assumeIsolated { body() } }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

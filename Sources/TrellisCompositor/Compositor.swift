@@ -1,0 +1,217 @@
+import Dispatch
+import TrellisCanvas
+import TrellisControllers
+import TrellisLog
+import TrellisTransport
+import TrellisWire
+
+/// The render server: holds every controller's surface and every container's
+/// placements, composes one screen from them, and is the root controller's parent —
+/// it sends the root its traits, its size and its appearance, and hands it the input.
+///
+/// Hosts connect to `hosts` (frames, placements, animations come in; the root's link
+/// is also how the root is driven). Test clients and tools connect to `control`: they
+/// inject input exactly as the terminal would (`touch`, `key`, `size`), and read the
+/// composed screen (`request "screen"` → the text). Headless, the screen is only kept in
+/// memory; a terminal front end draws it (`onScreen`).
+@MainActor
+public final class Compositor {
+    public let rootID: ControllerID
+    public private(set) var tree: SurfaceTree
+    public private(set) var screen: Surface
+    /// The non-size traits of the terminal.
+    public var environment = TraitCollection(
+        userInterfaceStyle: .dark, layoutDirection: .leftToRight, colorDepth: .trueColor, contentSizeCategory: .medium)
+    /// Called with each newly composed screen.
+    public var onScreen: (@MainActor (Surface) -> Void)?
+
+    private let hosts: Link
+    private let control: Link
+    private let log: RoutingLog
+    private var rootIsUp = false
+    private var composeScheduled = false
+
+    /// The compositor's id on the hosts' links, and the control endpoint's.
+    public static let id: ControllerID = "compositor"
+    public static let controlID: ControllerID = "control"
+
+    private init(rootID: ControllerID, size: Size, hosts: Link, control: Link, log: RoutingLog) {
+        self.rootID = rootID
+        tree = SurfaceTree(root: rootID)
+        screen = Surface(size: size)
+        self.hosts = hosts
+        self.control = control
+        self.log = log
+    }
+
+    public static func start(
+        root: ControllerID, size: Size, hostsEndpoint: String, controlEndpoint: String, loop: IOLoop, log: RoutingLog,
+        options: LinkOptions = LinkOptions()
+    ) async throws(LinkError) -> Compositor {
+        let box = CompositorBox()
+        let hosts = try await Link.bind(
+            id: id, endpoint: hostsEndpoint, loop: loop, log: log, options: options,
+            onMessage: { envelope, _ in
+                DispatchQueue.main.async { MainActor.assumeIsolated { box.compositor?.fromHost(envelope) } }
+                return .handled
+            },
+            onPeer: { event in
+                DispatchQueue.main.async { MainActor.assumeIsolated { box.compositor?.peer(event) } }
+            })
+        let control = try await Link.bind(
+            id: controlID, endpoint: controlEndpoint, loop: loop, log: log, options: options,
+            onMessage: { envelope, _ in
+                DispatchQueue.main.async { MainActor.assumeIsolated { box.compositor?.fromClient(envelope) } }
+                return .deferred
+            })
+        let c = Compositor(rootID: root, size: size, hosts: hosts, control: control, log: log)
+        box.compositor = c
+        return c
+    }
+
+    public func stop() async {
+        await hosts.close()
+        await control.close()
+    }
+
+    public var traits: TraitCollection {
+        var t = environment
+        let classes = TraitCollection.sizeClasses(for: screen.size)
+        t.horizontalSizeClass = classes.horizontal
+        t.verticalSizeClass = classes.vertical
+        return t
+    }
+
+    // MARK: Hosts
+
+    private func fromHost(_ e: Envelope) {
+        switch e.message {
+        case .frame(let f):
+            do {
+                try tree.apply(f, from: e.source)
+            } catch {
+                event("frame #\(f.number) from \(e.source) refused: \(error)", peer: e.source)
+            }
+        case .placement(let p):
+            tree.place(p, by: e.source)
+        case .animation(let a):
+            tree.animate(a, by: e.source, now: MonotonicClock.nanoseconds())
+        default:
+            break
+        }
+        setNeedsCompose()
+    }
+
+    private func peer(_ event: PeerEvent) {
+        switch event {
+        case .connected(let id):
+            tree.markUnresponsive(id, false)
+            if id == rootID && !rootIsUp {
+                rootIsUp = true
+                Task { await bringUpRoot() }
+            }
+        case .lost(let id):
+            tree.markUnresponsive(id, true)
+            if id == rootID { rootIsUp = false }
+        }
+        setNeedsCompose()
+    }
+
+    /// What a window does for its root: traits, size, then appearance, each handled
+    /// before the next is sent.
+    private func bringUpRoot() async {
+        let size = screen.size
+        _ = try? await hosts.request(.traits(traits.wire), to: rootID)
+        _ = try? await hosts.request(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))), to: rootID)
+        _ = try? await hosts.request(.appearance(Appearance(.willAppear, animated: false)), to: rootID)
+        _ = try? await hosts.request(.appearance(Appearance(.didAppear, animated: false)), to: rootID)
+    }
+
+    /// A terminal resize: the screen, then the root's traits and size transition.
+    public func resize(to size: Size) async {
+        guard size != screen.size, size.width > 0, size.height > 0 else { return }
+        screen = Surface(size: size)
+        if rootIsUp {
+            _ = try? await hosts.request(.traits(traits.wire), to: rootID)
+            _ = try? await hosts.request(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))), to: rootID)
+        }
+        setNeedsCompose()
+    }
+
+    /// Input enters the tree at the root, which hit-tests and routes it down (no
+    /// shortcut past the containers). Returns the root's answer.
+    public func inject(_ message: Message) async -> Envelope? {
+        guard rootIsUp else { return nil }
+        return try? await hosts.request(message, to: rootID)
+    }
+
+    // MARK: Composition
+
+    private func setNeedsCompose() {
+        guard !composeScheduled else { return }
+        composeScheduled = true
+        DispatchQueue.main.async { MainActor.assumeIsolated { self.composeNow() } }
+    }
+
+    private func composeNow() {
+        composeScheduled = false
+        let now = MonotonicClock.nanoseconds()
+        tree.compose(into: &screen, now: now)
+        onScreen?(screen)
+        if tree.isAnimating(now: now) {
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) {
+                MainActor.assumeIsolated { self.setNeedsCompose() }
+            }
+        }
+    }
+
+    // MARK: Control clients
+
+    private func fromClient(_ e: Envelope) {
+        let control = self.control
+        func answer(_ reply: Reply?) {
+            control.loop.execute {
+                control.assumeIsolated { l in
+                    if let reply { l.reply(to: e, reply) } else { l.acknowledge(e) }
+                }
+            }
+        }
+        switch e.message {
+        case .touch, .key:
+            Task {
+                let rootAnswer = await inject(e.message)
+                if case .reply(let r)? = rootAnswer?.message { answer(r) } else { answer(rootAnswer == nil ? Reply(status: .failed) : nil) }
+            }
+        case .sizeTransition(let s):
+            Task {
+                await resize(to: Size(width: Int(s.width), height: Int(s.height)))
+                answer(nil)
+            }
+        case .request(let r) where r.name == "screen":
+            // Wait for what is in flight to be composed first: the answer is the screen
+            // after everything sent before the request.
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.composeNow()
+                    answer(Reply(status: .ok, payload: Array(self.screen.text.utf8)))
+                }
+            }
+        case .request(let r):
+            answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen)".utf8)))
+        default:
+            answer(Reply(status: .declined, payload: Array("the control endpoint takes touch, key, size and request".utf8)))
+        }
+    }
+
+    private func event(_ text: String, peer: ControllerID) {
+        log.record(RoutingRecord(
+            host: log.host, at: Self.id.rawValue, source: peer.rawValue, target: Self.id.rawValue, kind: "frame",
+            outcome: .rejected, via: "", reason: text))
+    }
+}
+
+@MainActor
+final class CompositorBox: Sendable {
+    var compositor: Compositor?
+    nonisolated init() {}
+}

@@ -1,0 +1,123 @@
+import TrellisCanvas
+import TrellisWire
+
+/// The compositor's model of the screen: each controller's latest surface (its content,
+/// from its frames) and where each child's surface sits in its container's (its
+/// placement, from the container). The DESIGN's render-server split: content from the
+/// controller, placement from the container that owns the viewport.
+///
+/// A frame is atomic: it applies whole or not at all. A frame for a surface of a new size
+/// replaces the surface. The latest frame wins; nothing queues here.
+public struct SurfaceTree: Sendable {
+    /// The surface at the top: the root controller's.
+    public var root: ControllerID?
+    public private(set) var surfaces: [ControllerID: Surface] = [:]
+    private var placements: [ControllerID: (container: ControllerID, placement: Placement)] = [:]
+    private var animations: [ControllerID: (animation: Animation, start: UInt64)] = [:]
+    /// Children whose process stopped answering: shown as a placeholder in their viewport.
+    public private(set) var unresponsive: Set<ControllerID> = []
+
+    public init(root: ControllerID? = nil) { self.root = root }
+
+    /// Applies a controller's frame. Throws (changing nothing) when the frame does not fit
+    /// the surface it claims to update.
+    public mutating func apply(_ frame: FrameUpdate, from id: ControllerID) throws {
+        let size = Size(width: Int(frame.width), height: Int(frame.height))
+        var surface = surfaces[id].flatMap { $0.size == size ? $0 : nil } ?? Surface(size: size)
+        try surface.apply(frame)
+        surfaces[id] = surface
+        unresponsive.remove(id)
+    }
+
+    /// A container says where its child's surface goes, in the container's surface.
+    public mutating func place(_ placement: Placement, by container: ControllerID) {
+        placements[placement.surface] = (container, placement)
+    }
+
+    /// A container animates its child's surface from one place to another; the
+    /// compositor interpolates at its own frame rate, so a busy child cannot stall it.
+    public mutating func animate(_ animation: Animation, by container: ControllerID, now: UInt64) {
+        animations[animation.surface] = (animation, now + UInt64(animation.delayMilliseconds) * 1_000_000)
+    }
+
+    public mutating func markUnresponsive(_ id: ControllerID, _ flag: Bool) {
+        if flag { unresponsive.insert(id) } else { unresponsive.remove(id) }
+    }
+
+    /// Forgets a surface and what is placed in it.
+    public mutating func remove(_ id: ControllerID) {
+        surfaces[id] = nil
+        placements[id] = nil
+        animations[id] = nil
+        for (child, p) in placements where p.container == id { placements[child] = nil }
+    }
+
+    /// True while an animation still moves something at `now`.
+    public func isAnimating(now: UInt64) -> Bool {
+        animations.values.contains { now < $0.start + UInt64($0.animation.durationMilliseconds) * 1_000_000 }
+    }
+
+    /// Composes the screen: the root surface, then each placed surface above its
+    /// container, clipped by the container's clip and its own, in z order among siblings.
+    public func compose(into screen: inout Surface, now: UInt64 = 0) {
+        var layers: [Layer] = []
+        guard let root, let top = surfaces[root] else {
+            Composition.compose([], into: &screen)
+            return
+        }
+        let all = Rect(origin: .zero, size: screen.size)
+        layers.append(Layer(surface: top, frame: Rect(origin: .zero, size: top.size), clip: all, z: 0))
+        collect(in: root, origin: .zero, clip: all, into: &layers, now: now)
+        Composition.compose(layers, into: &screen)
+    }
+
+    private func collect(in container: ControllerID, origin: Point, clip: Rect, into layers: inout [Layer], now: UInt64) {
+        let children = placements.filter { $0.value.container == container && $0.value.placement.visible }
+            .sorted { ($0.value.placement.z, $0.key) < ($1.value.placement.z, $1.key) }
+        for (id, entry) in children {
+            let p = entry.placement
+            let frame = currentFrame(of: id, placed: Rect(p.frame), now: now).offsetBy(dx: origin.x, dy: origin.y)
+            let layerClip = Rect(p.clip).offsetBy(dx: origin.x, dy: origin.y).intersection(clip).intersection(frame)
+            let surface = unresponsive.contains(id) ? Self.placeholder(for: id, size: frame.size)
+                : surfaces[id] ?? Surface(size: .zero)
+            layers.append(Layer(surface: surface, frame: frame, clip: layerClip, z: layers.count))
+            if !unresponsive.contains(id) {
+                collect(in: id, origin: frame.origin, clip: layerClip, into: &layers, now: now)
+            }
+        }
+    }
+
+    private func currentFrame(of id: ControllerID, placed: Rect, now: UInt64) -> Rect {
+        guard let (a, start) = animations[id], a.durationMilliseconds > 0 else { return placed }
+        let end = start + UInt64(a.durationMilliseconds) * 1_000_000
+        guard now < end else { return placed }
+        let p = now <= start ? 0 : Double(now - start) / Double(end - start)
+        let e = Self.ease(p, a.curve)
+        let from = Rect(a.from), to = Rect(a.to)
+        func mix(_ x: Int, _ y: Int) -> Int { x + Int((Double(y - x) * e).rounded()) }
+        return Rect(x: mix(from.minX, to.minX), y: mix(from.minY, to.minY),
+                    width: mix(from.width, to.width), height: mix(from.height, to.height))
+    }
+
+    static func ease(_ p: Double, _ curve: Animation.Curve) -> Double {
+        switch curve {
+        case .linear: p
+        case .easeIn: p * p
+        case .easeOut: 1 - (1 - p) * (1 - p)
+        case .easeInOut: p * p * (3 - 2 * p)
+        }
+    }
+
+    /// What a crashed or silent child's viewport shows, as a browser shows a crashed frame.
+    static func placeholder(for id: ControllerID, size: Size) -> Surface {
+        var s = Surface(size: size)
+        let style = Style(foreground: .indexed(15), background: .indexed(1))
+        s.fill(Rect(origin: .zero, size: size), with: style)
+        if size.width >= 2 && size.height >= 2 {
+            s.drawBorder(Rect(origin: .zero, size: size), style: .single, colors: style)
+        }
+        let text = "✕ \(id) is not responding"
+        s.put(text, at: Point(x: max(1, (size.width - CharacterWidth.columns(of: text)) / 2), y: size.height / 2), style: style)
+        return s
+    }
+}

@@ -1,0 +1,130 @@
+import TrellisCanvas
+import TrellisViews
+import TrellisWire
+
+/// How a controller reaches a controller in another process: one message out, and the
+/// answer back — nil for an acknowledgement, a reply for a request or a touch.
+///
+/// `exchange` returns when the peer has *handled* the message (its callbacks ran and it
+/// forwarded to its own children), or when the bounded wait ran out, which the link
+/// logs; that wait is what keeps the global callback order across processes the same
+/// as in one (docs/LIFECYCLE.md). A timed-out or failed exchange answers `.failed`.
+@MainActor
+public protocol RemotePort: AnyObject {
+    func exchange(_ message: Message, from source: ControllerID, to target: ControllerID) -> Reply?
+}
+
+/// Stands, in the parent's process, for a child controller that runs in another process.
+///
+/// The parent uses it like any child — `addChild`, its root view into the parent's
+/// tree, `didMove(toParent:)`, appearance, traits, transitions. Its root view is the
+/// viewport the child fills; every call the parent's machinery makes on it becomes a
+/// message to the real child over `port`, answered before the parent goes on.
+@MainActor
+public final class RemoteController: ViewController {
+    public let port: RemotePort
+    /// What the remote child was last told its size is.
+    private var sentSize: Size?
+
+    public init(id: ControllerID, port: RemotePort) {
+        self.port = port
+        super.init(id: id)
+    }
+
+    public override func loadView() {
+        let v = View()
+        v.identifier = id.rawValue
+        view = v
+    }
+
+    @discardableResult
+    private func forward(_ message: Message) -> Reply? {
+        port.exchange(message, from: parent?.id ?? ControllerID("-"), to: id)
+    }
+
+    public override func willMove(toParent parent: ViewController?) {
+        forward(.containment(Containment(.willMove, parent: parent?.id)))
+    }
+
+    public override func didMove(toParent parent: ViewController?) {
+        forward(.containment(Containment(.didMove, parent: parent?.id)))
+    }
+
+    public override func viewWillAppear(_ animated: Bool) { forward(.appearance(Appearance(.willAppear, animated: animated))) }
+    public override func viewDidAppear(_ animated: Bool) { forward(.appearance(Appearance(.didAppear, animated: animated))) }
+    public override func viewWillDisappear(_ animated: Bool) { forward(.appearance(Appearance(.willDisappear, animated: animated))) }
+    public override func viewDidDisappear(_ animated: Bool) { forward(.appearance(Appearance(.didDisappear, animated: animated))) }
+
+    public override func traitCollectionDidChange(_ previous: TraitCollection?) {
+        forward(.traits(traitCollection.wire))
+    }
+
+    public override func didReceiveMemoryWarning() { forward(.memoryWarning) }
+
+    public override func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {
+        sentSize = size
+        forward(.sizeTransition(SizeTransition(
+            width: UInt32(max(0, size.width)), height: UInt32(max(0, size.height)),
+            durationMilliseconds: UInt32(max(0, coordinator.duration * 1000)))))
+    }
+
+    /// The viewport's size is the child's size: tell it whenever layout changes it.
+    public override func viewDidLayoutSubviews() {
+        super.viewDidLayoutSubviews()
+        let size = view.bounds.size
+        guard size != sentSize else { return }
+        sentSize = size
+        forward(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))))
+    }
+
+    /// The child's process came back (restarted after a crash): tell it what it missed —
+    /// its parent, its traits, its size and, if it is shown, its appearance — in the order
+    /// a new child hears them, so it rebuilds the same state (issue 4).
+    public func replayState() {
+        guard let parent else { return }
+        forward(.containment(Containment(.willMove, parent: parent.id)))
+        if traitStorage != nil { forward(.traits(traitCollection.wire)) }
+        forward(.containment(Containment(.didMove, parent: parent.id)))
+        if let size = sentSize {
+            forward(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))))
+        }
+        if appearanceState == .appeared || appearanceState == .appearing {
+            forward(.appearance(Appearance(.willAppear, animated: false)))
+            if appearanceState == .appeared { forward(.appearance(Appearance(.didAppear, animated: false))) }
+        }
+    }
+
+    override func touchMessage(_ input: TouchInput) -> Bool {
+        guard let answer = forward(.touch(input)) else { return true }
+        return answer.status == .ok
+    }
+}
+
+/// Stands, in a child's process, for its parent in another process: the child's
+/// `parent`, whose view holds the child's root view, and through which the child's
+/// requests go up.
+@MainActor
+public final class ParentProxy: ViewController {
+    public let port: RemotePort
+
+    public init(id: ControllerID, port: RemotePort) {
+        self.port = port
+        super.init(id: id)
+    }
+
+    public override func handle(_ request: Request, from child: ViewController) -> Reply? {
+        port.exchange(.request(request), from: child.id, to: id) ?? Reply(status: .ok)
+    }
+
+    /// Makes `child` this proxy's child without sending it anything: the real parent
+    /// already did (its `containment` message is being delivered).
+    public func adopt(_ child: ViewController) {
+        guard child.parent !== self else { return }
+        adoptChild(child)
+    }
+
+    /// The reverse of `adopt`, before `didMove(toParent: nil)` is delivered.
+    public func release(_ child: ViewController) {
+        releaseChild(child)
+    }
+}

@@ -1,0 +1,119 @@
+import TrellisCanvas
+import TrellisControllers
+import TrellisLog
+import TrellisTransport
+import TrellisViews
+import TrellisWire
+
+/// Runs one controller in this process for a parent in another process: the child end
+/// of their link, a `ParentProxy` standing for the parent, and a window that holds the
+/// controller's tree at the size the parent's viewport has.
+///
+/// Every message from the parent is delivered to the controller as the parent's own
+/// process would deliver it to an in-process child, and acknowledged once handled.
+/// A child in another process always fills its viewport: its view is loaded and put
+/// into the proxy's view just before the first message after adoption that needs it —
+/// `didMove(toParent:)`, an appearance, a size or a touch — which is where a container
+/// following UIKit's pattern (addChild, add the view, didMove) loads it in one process.
+@MainActor
+public final class ChildHost {
+    public let controller: ViewController
+    public let proxy: ParentProxy
+    public let window: Window
+    public let link: Link
+    /// The link frames go out on: the parent link when the parent is the compositor.
+    public private(set) var compositorLink: Link?
+    private var publisher: FramePublisher?
+
+    /// The compositor's controller id on every link.
+    public static let compositorID: ControllerID = "compositor"
+
+    private init(controller: ViewController, proxy: ParentProxy, window: Window, link: Link) {
+        self.controller = controller
+        self.proxy = proxy
+        self.window = window
+        self.link = link
+    }
+
+    /// Connects `controller` to its parent `parent` at `endpoint`, and — when given and
+    /// the parent is not the compositor itself — to the compositor at `compositor`, where
+    /// its frames go.
+    public static func start(
+        controller: ViewController, parent: ControllerID, endpoint: String, compositor: String? = nil,
+        loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions()
+    ) async throws(LinkError) -> ChildHost {
+        let box = HostBox()
+        let link = try await Link.connect(
+            id: controller.id, parent: parent, endpoint: endpoint, loop: loop, log: log, options: options,
+            onMessage: Inbox.handler { envelope in
+                // Not `box.host?.deliver(…) ?? …`: nil is deliver's answer for "handled".
+                guard let host = box.host else { return Reply(status: .failed) }
+                return host.deliver(envelope)
+            })
+        let proxy = ParentProxy(id: parent, port: LinkPort(link: link, peer: nil, timeout: options.requestTimeout))
+        let window = Window(size: .zero, log: log, host: log.host)
+        if parent == compositorID {
+            // The root has no parent (UIKit's root view controller): the compositor drives
+            // it as a window drives its root.
+            window.host(controller)
+        } else {
+            window.host(proxy)
+            window.installRootView()
+        }
+        let host = ChildHost(controller: controller, proxy: proxy, window: window, link: link)
+        box.host = host
+        if parent == compositorID {
+            host.compositorLink = link
+        } else if let compositor {
+            host.compositorLink = try await Link.connect(
+                id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log, options: options)
+        }
+        if let c = host.compositorLink { host.publisher = FramePublisher(link: c, window: window) }
+        return host
+    }
+
+    /// Asks for a frame to be sent at the end of this turn (after any change the host
+    /// did not see: a timer of the controller's own, say).
+    public func setNeedsFrame() { publisher?.setNeedsFrame() }
+
+    func deliver(_ envelope: Envelope) -> Reply? {
+        defer { publisher?.setNeedsFrame() }
+        let message = envelope.message
+        switch message {
+        case .containment(let c) where c.phase == .willMove && c.parent != nil:
+            let answer = controller.handleMessage(message, from: proxy)
+            proxy.adopt(controller)
+            return answer
+        case .containment(let c) where c.phase == .didMove && c.parent == nil:
+            controller.viewIfLoaded?.removeFromSuperview()
+            proxy.release(controller)
+            return controller.handleMessage(message, from: proxy)
+        case .containment:
+            embedView()
+            return controller.handleMessage(message, from: proxy)
+        case .sizeTransition(let s):
+            embedView()
+            window.resize(to: Size(width: Int(s.width), height: Int(s.height)))
+            return nil
+        case .appearance, .touch:
+            embedView()
+            return controller.handleMessage(message, from: proxy)
+        default:
+            return controller.handleMessage(message, from: proxy)
+        }
+    }
+
+    private func embedView() {
+        if window.rootViewController === controller { return window.installRootView() }
+        guard controller.parent === proxy, controller.viewIfLoaded?.superview == nil else { return }
+        proxy.view.addSubview(controller.view)
+        controller.view.pinEdges(to: proxy.view)
+    }
+}
+
+/// Lets the link's handler, made before the host exists, find it.
+@MainActor
+final class HostBox: Sendable {
+    var host: ChildHost?
+    nonisolated init() {}
+}

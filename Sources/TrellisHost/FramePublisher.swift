@@ -1,0 +1,66 @@
+import Dispatch
+import TrellisCanvas
+import TrellisControllers
+import TrellisTransport
+import TrellisWire
+
+/// Sends what this process shows to the compositor: the composed surface of the
+/// controllers it hosts, as damage-only frames, and the placements of the viewports of
+/// children that run elsewhere.
+///
+/// Frames are coalesced: any number of changes in one turn of the main queue make one
+/// frame. A frame carries only the cells that changed since the last one.
+@MainActor
+final class FramePublisher {
+    private let link: Link
+    private let window: Window
+    private var sent = Surface(size: .zero)
+    private var number: UInt32 = 0
+    private var placements: [ControllerID: Placement] = [:]
+    private var scheduled = false
+
+    init(link: Link, window: Window) {
+        self.link = link
+        self.window = window
+    }
+
+    func setNeedsFrame() {
+        guard !scheduled else { return }
+        scheduled = true
+        DispatchQueue.main.async { MainActor.assumeIsolated { self.publish() } }
+    }
+
+    private func publish() {
+        scheduled = false
+        window.tick()
+        let screen = window.compose()
+        guard screen.size.width > 0, screen.size.height > 0 else { return }
+        if sent.size != screen.size {
+            sent = Surface(size: screen.size)
+            sent.damageAll()
+        }
+        sent.blit(screen, at: .zero)
+        var messages: [Message] = []
+        if let frame = sent.takeFrame(number: number &+ 1) {
+            number &+= 1
+            messages.append(.frame(frame))
+        }
+        var now: [ControllerID: Placement] = [:]
+        for p in window.remotePlacements { now[p.surface] = p }
+        for (id, p) in now.sorted(by: { $0.key < $1.key }) where placements[id] != p { messages.append(.placement(p)) }
+        for (id, var p) in placements.sorted(by: { $0.key < $1.key }) where now[id] == nil {
+            p.visible = false
+            messages.append(.placement(p))
+        }
+        placements = now
+        let link = self.link, out = messages
+        if !out.isEmpty {
+            link.loop.execute { link.assumeIsolated { l in for m in out { _ = try? l.send(m) } } }
+        }
+        if window.animator.isAnimating {
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) {
+                MainActor.assumeIsolated { self.setNeedsFrame() }
+            }
+        }
+    }
+}

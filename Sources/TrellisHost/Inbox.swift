@@ -1,0 +1,30 @@
+import TrellisControllers
+import TrellisTransport
+import TrellisWire
+
+/// Carries messages a link accepted (on its I/O thread) to the controllers (on the main
+/// actor), and their answers back: an ack once the controller has handled the message,
+/// or a reply for a request or a touch. The sender is waiting for exactly that.
+enum Inbox {
+    static func handler(
+        _ handle: @escaping @MainActor @Sendable (Envelope) -> Reply?
+    ) -> @Sendable (Envelope, isolated Link) -> Disposition {
+        { envelope, link in
+            let answering: Link = link
+            MainMailbox.shared.post {
+                let reply = handle(envelope)
+                let wantsReply = envelope.kind == .request || envelope.kind == .touch
+                answering.loop.execute {
+                    answering.assumeIsolated { l in
+                        if wantsReply {
+                            l.reply(to: envelope, reply ?? Reply(status: .ok))
+                        } else {
+                            l.acknowledge(envelope)
+                        }
+                    }
+                }
+            }
+            return .deferred
+        }
+    }
+}
