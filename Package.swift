@@ -9,6 +9,7 @@
 //   TrellisCanvas     cells, geometry and surfaces with damage: what views draw into (no I/O)
 //   TrellisViews      views in cells, anchors on the solver, widgets, view files (main actor)
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
+//   TrellisTerminal   the real terminal: its input bytes as key, touch and paste events (no I/O)
 //   Services/trellis  the command-line tool (logs, bench, peer)
 import PackageDescription
 
@@ -23,6 +24,7 @@ let package = Package(
         .library(name: "TrellisCanvas", targets: ["TrellisCanvas"]),
         .library(name: "TrellisViews", targets: ["TrellisViews"]),
         .library(name: "TrellisControllers", targets: ["TrellisControllers"]),
+        .library(name: "TrellisTerminal", targets: ["TrellisTerminal"]),
         .executable(name: "trellis", targets: ["trellis"]),
     ],
     dependencies: [
@@ -53,6 +55,7 @@ let package = Package(
             dependencies: ["TrellisCanvas", "TrellisLayout", "TrellisWire", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "TrellisControllers", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]),
+        .target(name: "TrellisTerminal", dependencies: ["TrellisWire"]),
         .executableTarget(
             name: "trellis",
             dependencies: [
