@@ -73,6 +73,7 @@ let package = Package(
             name: "TrellisControllersTests",
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]
         ),
+        .testTarget(name: "TrellisTerminalTests", dependencies: ["TrellisTerminal", "TrellisWire"]),
 
     ],
     swiftLanguageModes: [.v6]
