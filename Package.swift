@@ -7,7 +7,8 @@
 //   TrellisTransport  libzmq sockets owned by I/O loops, and links between controllers
 //   TrellisLayout     constraints and an incremental Cassowary solver (no I/O, no views)
 //   TrellisCanvas     cells, geometry and surfaces with damage: what views draw into (no I/O)
-//   TrellisTerminal   the terminal itself: composed screens out as escape sequences, modes, raw mode
+//   TrellisTerminal   the terminal itself: screens out as escape sequences, input bytes in as key,
+//                     touch and paste events, modes, raw mode and restoring them
 //   TrellisViews      views in cells, anchors on the solver, widgets, view files (main actor)
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
 //   TrellisHost       controllers in other processes: their links, proxies and the host runtime
