@@ -70,7 +70,10 @@ let package = Package(
             name: "TrellisHost",
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire"]
         ),
-        .target(name: "TrellisCompositor", dependencies: ["TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisTransport", "TrellisLog"]),
+        .target(
+            name: "TrellisCompositor",
+            dependencies: ["TrellisControllers", "TrellisCanvas", "TrellisTerminal", "TrellisWire", "TrellisTransport", "TrellisLog"]
+        ),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .executableTarget(
             name: "trellis-app",
@@ -83,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "trellis-compositor",
             dependencies: [
-                "TrellisCompositor", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire",
+                "TrellisCompositor", "TrellisCanvas", "TrellisTerminal", "TrellisTransport", "TrellisLog", "TrellisWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis-compositor"
@@ -112,6 +115,10 @@ let package = Package(
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]
         ),
         .testTarget(name: "TrellisCanvasTests", dependencies: ["TrellisCanvas"]),
+        .testTarget(
+            name: "TrellisCompositorTests",
+            dependencies: ["TrellisCompositor", "TrellisTerminal", "TrellisTransport", "TrellisCanvas", "TrellisWire", "TrellisLog"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
