@@ -30,29 +30,79 @@ struct TerminalModeTests {
         Array("\u{1B}[<0;\(x + 1);\(y + 1)\(pressed ? "M" : "m")".utf8).map { String(format: "%02x", $0) }
     }
 
+    /// The pane's command: the compositor in a shell, so the pane outlives it and shows
+    /// what it left behind: its exit status and whether the terminal is cooked again.
+    /// Swift's crash backtracer is off so that a fatal signal ends the process at once.
+    static func paneCommand(_ s: MultiProcessTests.Session) throws -> String {
+        let compositor = try MultiProcessTests.Session.binary("trellis-compositor").path
+        return """
+            printf 'before trellis\\n'; SWIFT_BACKTRACE=enable=no '\(compositor)' --root Container \
+            --session \(s.run.session) --run-root '\(s.root)'; \
+            echo "exit=$?"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}icanon'; sleep 30
+            """
+    }
+
+    /// Starts tmux with the compositor and the two hosts; returns once the tree is drawn.
+    static func start(_ s: MultiProcessTests.Session, _ tmux: TmuxServer) async throws -> String {
+        try tmux.run(["new-session", "-d", "-s", "trellis", "-x", "40", "-y", "12", try paneCommand(s)])
+        try s.launch("trellis-app", MultiProcessTests.childArguments + ["--endpoint", try s.endpoint("Container")])
+        try s.launch("trellis-app", [
+            "--host", "Container", "--class", "ParityContainer", "--parent", "compositor",
+            "--endpoint", try s.endpoint("compositor"), "--remote-child", "ParityChild",
+        ])
+        try await s.connect()
+        let screen = normalise(try await s.waitForScreen { $0.contains("leaf") && $0.contains("leave") })
+        _ = try await tmux.waitForPane { $0 == screen }
+        return screen
+    }
+
+    /// The compositor's process: the only child of the pane's shell.
+    static func compositorPID(_ tmux: TmuxServer) throws -> Int32 {
+        let shell = try tmux.format("#{pane_pid}")
+        return try #require(children(of: shell).first, "no compositor under the pane's shell \(shell)")
+    }
+
+    /// Every way out restores the terminal: the signals a terminal session gets (SIGINT,
+    /// SIGHUP; SIGTERM is checked above), a fatal signal (SIGABRT: restored by the
+    /// handler, then the process dies of it, status 134), and the normal exit (an
+    /// unhandled Ctrl+C, which raw mode delivers as a key).
+    @Test(.timeLimit(.minutes(1)), arguments: ["SIGINT", "SIGHUP", "SIGABRT", "Ctrl+C"])
+    func everyExitPathRestoresTheTerminal(_ ending: String) async throws {
+        let s = try MultiProcessTests.Session()
+        let tmux = TmuxServer()
+        do {
+            let screen = try await Self.start(s, tmux)
+            #expect(try tmux.capture() == screen)
+            #expect(try tmux.format("#{alternate_on}") == "1")
+            switch ending {
+            case "SIGINT": kill(try Self.compositorPID(tmux), SIGINT)
+            case "SIGHUP": kill(try Self.compositorPID(tmux), SIGHUP)
+            case "SIGABRT": kill(try Self.compositorPID(tmux), SIGABRT)
+            default: try tmux.run(["send-keys", "-t", "trellis", "C-c"])
+            }
+            let restored = try await tmux.waitForPane { $0.contains("exit=") && $0.contains("icanon") }
+            let status = ending == "SIGABRT" ? "exit=134" : "exit=0"
+            #expect(restored.contains("before trellis") && restored.contains(status), "\(ending):\n\(restored)")
+            #expect(restored.split(separator: "\n").contains("icanon"), "\(ending): raw mode left on:\n\(restored)")
+            #expect(try tmux.format("#{alternate_on} #{mouse_sgr_flag} #{mouse_button_flag}") == "0 0 0", "\(ending)")
+        } catch {
+            tmux.shutdown()
+            await s.stop()
+            throw error
+        }
+        tmux.shutdown()
+        await s.stop()
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func theCompositorOwnsATerminalAndGivesItBack() async throws {
         let s = try MultiProcessTests.Session()
         let tmux = TmuxServer()
         do {
-            // The compositor in a shell, so the pane outlives it and shows what it left.
-            let compositor = try MultiProcessTests.Session.binary("trellis-compositor").path
-            let command = """
-                printf 'before trellis\\n'; '\(compositor)' --root Container --session \(s.run.session) --run-root '\(s.root)'; \
-                echo "exit=$?"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}icanon'; sleep 30
-                """
-            try tmux.run(["new-session", "-d", "-s", "trellis", "-x", "40", "-y", "12", command])
-            try s.launch("trellis-app", MultiProcessTests.childArguments + ["--endpoint", try s.endpoint("Container")])
-            try s.launch("trellis-app", [
-                "--host", "Container", "--class", "ParityContainer", "--parent", "compositor",
-                "--endpoint", try s.endpoint("compositor"), "--remote-child", "ParityChild",
-            ])
-            try await s.connect()
-
-            // The composed screen (S2-2: the container embeds its child, in another process)
-            // is in the terminal, cell for cell what the control endpoint reports.
-            let screen = Self.normalise(try await s.waitForScreen { $0.contains("leaf") && $0.contains("leave") })
-            let pane = try await tmux.waitForPane { $0 == screen }
+            // S2-2 (the container embeds its child, in another process): the composed
+            // screen is in the terminal, cell for cell what the control endpoint reports.
+            let screen = try await Self.start(s, tmux)
+            let pane = try tmux.capture()
             #expect(pane == screen, "tmux shows:\n\(pane)\ncontrol says:\n\(screen)")
             #expect(try tmux.format("#{alternate_on} #{mouse_sgr_flag} #{mouse_button_flag}") == "1 1 1")
 
@@ -77,9 +127,7 @@ struct TerminalModeTests {
             #expect(resizedRows.count == 9 && resizedRows.allSatisfy { $0.count <= 30 }, "\(resized)")
 
             // SIGTERM: the normal screen (with what was there before) and cooked mode return.
-            let shell = try tmux.format("#{pane_pid}")
-            let pid = try #require(Self.children(of: shell).first, "no compositor under the pane's shell \(shell)")
-            kill(pid, SIGTERM)
+            kill(try Self.compositorPID(tmux), SIGTERM)
             let restored = try await tmux.waitForPane { $0.contains("exit=") && $0.contains("icanon") }
             #expect(restored.contains("before trellis") && restored.contains("exit=0"), "\(restored)")
             #expect(restored.split(separator: "\n").contains("icanon"), "raw mode left on:\n\(restored)")
