@@ -58,17 +58,17 @@ public final class TerminalFrontEnd {
         let path = String(cString: name)
         // A descriptor of our own (a new open file description), so that O_NONBLOCK for
         // latest-frame-wins writing does not leak into the shell that shares stdout.
-        let fd = Glibc.open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        let fd = openDescriptor(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
         guard let size = TerminalSize.query(fd: fd) else {
-            Glibc.close(fd)
+            closeDescriptor(fd)
             throw Failure(description: "\(path) reports no window size: run with --headless --size COLUMNSxROWS")
         }
         let saved: termios
         do {
             saved = try RawMode.enter(fd: fd)
         } catch {
-            Glibc.close(fd)
+            closeDescriptor(fd)
             throw Failure(description: "cannot put \(path) in raw mode: \(error)")
         }
         // The restore writes to standard output, which blocks: at exit the leave bytes
@@ -135,7 +135,7 @@ public final class TerminalFrontEnd {
         }
         loop.shutdown()
         restorer.restore()
-        Glibc.close(fd)
+        closeDescriptor(fd)
     }
 
     static func traitDepth(_ depth: TrellisTerminal.ColorDepth) -> Traits.ColorDepth {
@@ -147,3 +147,7 @@ public final class TerminalFrontEnd {
         }
     }
 }
+
+// open(2) and close(2) under names the front end's own `open` and `close` do not shadow.
+private func openDescriptor(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
+private func closeDescriptor(_ fd: Int32) { close(fd) }
