@@ -13,6 +13,8 @@
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
 //   TrellisHost       controllers in other processes: their links, proxies and the host runtime
 //   TrellisCompositor the render server: surfaces and placements into one screen, headless or a terminal
+//   TrellisSupervisor scene files, and the supervisor that starts, restarts and stops a session
+//   TrellisClient     test clients: attach to a running session, drive it, read its screen and log
 //   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
 //   Services/trellis-app  the app binary: runs any registered controller as a host
 //   Services/trellis-compositor  the render server process
@@ -33,6 +35,8 @@ let package = Package(
         .library(name: "TrellisControllers", targets: ["TrellisControllers"]),
         .library(name: "TrellisHost", targets: ["TrellisHost"]),
         .library(name: "TrellisCompositor", targets: ["TrellisCompositor"]),
+        .library(name: "TrellisSupervisor", targets: ["TrellisSupervisor"]),
+        .library(name: "TrellisClient", targets: ["TrellisClient"]),
         .executable(name: "trellis-app", targets: ["trellis-app"]),
         .executable(name: "trellis-compositor", targets: ["trellis-compositor"]),
         .executable(name: "trellis", targets: ["trellis"]),
@@ -50,7 +54,8 @@ let package = Package(
             providers: [.apt(["libzmq3-dev"]), .brew(["zeromq"])]
         ),
         .target(name: "TrellisWire"),
-        .target(name: "TrellisLog", dependencies: ["TrellisWire"]),
+        .target(name: "CParentDeath"),
+        .target(name: "TrellisLog", dependencies: ["TrellisWire", "CParentDeath"]),
         .target(
             name: "TrellisTransport",
             dependencies: [
@@ -74,6 +79,11 @@ let package = Package(
             name: "TrellisCompositor",
             dependencies: ["TrellisControllers", "TrellisCanvas", "TrellisTerminal", "TrellisWire", "TrellisTransport", "TrellisLog"]
         ),
+        .target(
+            name: "TrellisSupervisor",
+            dependencies: ["TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisClient", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(name: "TrellisClient", dependencies: ["TrellisCompositor", "TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport"]),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .executableTarget(
             name: "trellis-app",
@@ -95,7 +105,7 @@ let package = Package(
             name: "trellis",
             dependencies: [
                 "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout",
-                "TrellisCanvas", "TrellisTerminal", "TrellisViews", "TrellisControllers",
+                "TrellisCanvas", "TrellisTerminal", "TrellisViews", "TrellisControllers", "TrellisSupervisor", "TrellisClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis"
@@ -118,6 +128,14 @@ let package = Package(
         .testTarget(
             name: "TrellisCompositorTests",
             dependencies: ["TrellisCompositor", "TrellisTerminal", "TrellisTransport", "TrellisCanvas", "TrellisWire", "TrellisLog"]
+        ),
+        .testTarget(
+            name: "TrellisSupervisorTests",
+            dependencies: ["TrellisSupervisor", "TrellisClient", "TrellisLog", "TrellisWire", "TrellisCanvas"]
+        ),
+        .testTarget(
+            name: "TrellisSeedsTests",
+            dependencies: ["TrellisSeeds", "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -29,6 +29,9 @@ struct CompositorCommand: AsyncParsableCommand {
     @Flag(help: "Keep the screen in memory only (for tests and CI); no terminal.")
     var headless = false
 
+    @Flag(help: "Stop when the process that started this one dies (the supervisor passes it).")
+    var exitWithParent = false
+
     @Option(help: "The headless screen's size, COLUMNSxROWS (in a terminal, the terminal's size is used).")
     var size = "80x24"
 
@@ -46,6 +49,7 @@ struct CompositorCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
+        if exitWithParent { ParentDeath.terminateWithParent() }
         let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
         let log = try RoutingLog(directory: run.logs, host: "compositor")
         // The terminal first: its size is the screen's, and from here on every exit path
