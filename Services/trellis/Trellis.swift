@@ -9,6 +9,7 @@ struct Trellis: AsyncParsableCommand {
         subcommands: [
             UpCommand.self, DownCommand.self, PsCommand.self, TreeCommand.self, ScreenCommand.self, TapCommand.self, DragCommand.self,
             KeyCommand.self, ResizeCommand.self, WaitCommand.self, LogsCommand.self, TraceCommand.self, BenchCommand.self, PeerCommand.self,
+            TerminalCheckCommand.self,
         ]
     )
 }
