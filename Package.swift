@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .testTarget(
             name: "TrellisHostTests",
-            dependencies: ["TrellisHost", "TrellisSeeds", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire", "TrellisCanvas"]
+            dependencies: ["TrellisHost", "TrellisSeeds", "TrellisClient", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire", "TrellisCanvas"]
         ),
         .testTarget(
             name: "TrellisControllersTests",

@@ -107,8 +107,12 @@ public actor SessionClient {
         let deadline = ContinuousClock.now + timeout
         var last = ""
         while true {
-            last = try await screen()
-            if done(last) { return last }
+            // A compositor that is still starting (or restarting) may miss one request:
+            // waiting rides over that, within the same deadline.
+            if let shown = try? await screen() {
+                last = shown
+                if done(last) { return last }
+            }
             guard ContinuousClock.now < deadline else { throw ClientError.timeout(what, screen: last) }
             try await Task.sleep(for: .milliseconds(40))
         }

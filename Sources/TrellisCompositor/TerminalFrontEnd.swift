@@ -38,6 +38,8 @@ public final class TerminalFrontEnd {
     private var queue: TerminalInputQueue?
     private var resizeSource: (any DispatchSourceSignal)?
     private var closed = false
+    /// The foreground group before us, given back on close.
+    private var previousForeground: pid_t?
 
     private init(size: Size, depth: TrellisTerminal.ColorDepth, fd: Int32, restorer: TerminalRestorer) {
         self.size = size
@@ -60,6 +62,8 @@ public final class TerminalFrontEnd {
         // latest-frame-wins writing does not leak into the shell that shares stdout.
         let fd = openDescriptor(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        // Started by the supervisor we are not in the terminal's foreground group.
+        let previousForeground = ForegroundGroup.take(fd)
         guard let size = TerminalSize.query(fd: fd) else {
             closeDescriptor(fd)
             throw Failure(description: "\(path) reports no window size: run with --headless --size COLUMNSxROWS")
@@ -81,8 +85,10 @@ public final class TerminalFrontEnd {
             let n = enter.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, enter.count - offset) }
             if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { break }
         }
-        return TerminalFrontEnd(
+        let terminal = TerminalFrontEnd(
             size: size, depth: TrellisTerminal.ColorDepth.detect(environment: environment), fd: fd, restorer: restorer)
+        terminal.previousForeground = previousForeground
+        return terminal
     }
 
     /// Connects the terminal to `compositor`: its screens are drawn here, and input and
@@ -113,7 +119,9 @@ public final class TerminalFrontEnd {
         let fd = fd
         source.setEventHandler {
             MainActor.assumeIsolated {
-                guard let size = TerminalSize.query(fd: fd) else { return }
+                // Started by the supervisor we are not in the terminal's foreground group.
+        let previousForeground = ForegroundGroup.take(fd)
+        guard let size = TerminalSize.query(fd: fd) else { return }
                 // The terminal reflowed or cleared itself: the next frame redraws all.
                 output.invalidate()
                 Task { await compositor.resize(to: size) }
@@ -135,6 +143,7 @@ public final class TerminalFrontEnd {
         }
         loop.shutdown()
         restorer.restore()
+        if let previousForeground { ForegroundGroup.set(fd, previousForeground) }
         closeDescriptor(fd)
     }
 

@@ -163,6 +163,9 @@ public final class Supervisor {
     // MARK: Restarting
 
     private func exited(_ id: String, pid: Int32, status: Int32, signaled: Bool) {
+        // A compositor that died without giving the terminal back (a crash, SIGKILL)
+        // leaves it to a dead process group: take it back for the shell.
+        if id == "compositor" && !headless && isatty(STDIN_FILENO) == 1 { reclaimTerminal() }
         if stoppingPids.remove(pid) != nil || stopped || state == "stopping" { return }
         let how = signaled ? "was killed by signal \(status)" : "exited with status \(status)"
         decide("\(id) (pid \(pid)) \(how)")
@@ -230,6 +233,13 @@ public final class Supervisor {
             decide("\(id) did not stop within 3 s: killed")
         }
         p.waitUntilExit()
+    }
+
+    private func reclaimTerminal() {
+        guard tcgetpgrp(STDIN_FILENO) != getpgrp() else { return }
+        let old = signal(SIGTTOU, SIG_IGN)
+        _ = tcsetpgrp(STDIN_FILENO, getpgrp())
+        signal(SIGTTOU, old)
     }
 
     // MARK: State and log
