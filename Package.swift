@@ -7,6 +7,7 @@
 //   TrellisTransport  libzmq sockets owned by I/O loops, and links between controllers
 //   TrellisLayout     constraints and an incremental Cassowary solver (no I/O, no views)
 //   TrellisCanvas     cells, geometry and surfaces with damage: what views draw into (no I/O)
+//   TrellisTerminal   the terminal itself: composed screens out as escape sequences, modes, raw mode
 //   TrellisViews      views in cells, anchors on the solver, widgets, view files (main actor)
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
 //   TrellisHost       controllers in other processes: their links, proxies and the host runtime
@@ -26,6 +27,7 @@ let package = Package(
         .library(name: "TrellisTransport", targets: ["TrellisTransport"]),
         .library(name: "TrellisLayout", targets: ["TrellisLayout"]),
         .library(name: "TrellisCanvas", targets: ["TrellisCanvas"]),
+        .library(name: "TrellisTerminal", targets: ["TrellisTerminal"]),
         .library(name: "TrellisViews", targets: ["TrellisViews"]),
         .library(name: "TrellisControllers", targets: ["TrellisControllers"]),
         .library(name: "TrellisHost", targets: ["TrellisHost"]),
@@ -57,6 +59,7 @@ let package = Package(
         ),
         .target(name: "TrellisLayout"),
         .target(name: "TrellisCanvas", dependencies: ["TrellisWire"]),
+        .target(name: "TrellisTerminal", dependencies: ["TrellisCanvas", "TrellisWire"]),
         .target(
             name: "TrellisViews",
             dependencies: ["TrellisCanvas", "TrellisLayout", "TrellisWire", .product(name: "Yams", package: "Yams")]
@@ -88,7 +91,7 @@ let package = Package(
             name: "trellis",
             dependencies: [
                 "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout",
-                "TrellisCanvas", "TrellisViews", "TrellisControllers",
+                "TrellisCanvas", "TrellisViews", "TrellisControllers", "TrellisTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis"
@@ -97,6 +100,7 @@ let package = Package(
         .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog"]),
         .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "CZeroMQ"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
+        .testTarget(name: "TrellisTerminalTests", dependencies: ["TrellisTerminal", "TrellisCanvas", "TrellisWire"]),
         .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .testTarget(
             name: "TrellisHostTests",
