@@ -13,6 +13,7 @@
 //   TrellisHost       controllers in other processes: their links, proxies and the host runtime
 //   TrellisCompositor the render server: surfaces and placements into one screen, headless or a terminal
 //   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
+//   TrellisBench      what the benchmarks measure with: percentiles, the naive redraw baseline, /proc readings
 //   Services/trellis-app  the app binary: runs any registered controller as a host
 //   Services/trellis-compositor  the render server process
 //   Services/trellis  the command-line tool (logs, bench, peer)
@@ -71,6 +72,7 @@ let package = Package(
         ),
         .target(name: "TrellisCompositor", dependencies: ["TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisTransport", "TrellisLog"]),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
+        .target(name: "TrellisBench", dependencies: ["TrellisCanvas", "TrellisWire"]),
         .executableTarget(
             name: "trellis-app",
             dependencies: [
@@ -91,7 +93,8 @@ let package = Package(
             name: "trellis",
             dependencies: [
                 "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout",
-                "TrellisCanvas", "TrellisViews", "TrellisControllers", "TrellisTerminal",
+                "TrellisCanvas", "TrellisViews", "TrellisControllers", "TrellisTerminal", "TrellisCompositor",
+                "TrellisBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis"
@@ -111,6 +114,7 @@ let package = Package(
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]
         ),
         .testTarget(name: "TrellisCanvasTests", dependencies: ["TrellisCanvas"]),
+        .testTarget(name: "TrellisBenchTests", dependencies: ["TrellisBench", "TrellisCanvas", "TrellisWire"]),
     ],
     swiftLanguageModes: [.v6]
 )
