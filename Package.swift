@@ -114,6 +114,7 @@ let package = Package(
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]
         ),
         .testTarget(name: "TrellisCanvasTests", dependencies: ["TrellisCanvas"]),
+        .testTarget(name: "TrellisCompositorTests", dependencies: ["TrellisCompositor", "TrellisCanvas", "TrellisWire"]),
         .testTarget(name: "TrellisBenchTests", dependencies: ["TrellisBench", "TrellisCanvas", "TrellisWire"]),
     ],
     swiftLanguageModes: [.v6]

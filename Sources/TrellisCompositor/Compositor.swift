@@ -139,6 +139,7 @@ public final class Compositor {
     public func resize(to size: Size) async {
         guard size != screen.size, size.width > 0, size.height > 0 else { return }
         screen = Surface(size: size)
+        tree.invalidate()
         if rootIsUp {
             _ = try? await hosts.request(.traits(traits.wire), to: rootID)
             _ = try? await hosts.request(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))), to: rootID)
