@@ -94,7 +94,7 @@ let package = Package(
             dependencies: [
                 "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout",
                 "TrellisCanvas", "TrellisViews", "TrellisControllers", "TrellisTerminal", "TrellisCompositor",
-                "TrellisBench",
+                "TrellisBench", "TrellisSeeds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis"

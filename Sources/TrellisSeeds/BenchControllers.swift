@@ -70,8 +70,8 @@ public final class TapLeaf: ViewController {
 /// 8×8 grid of the screen (the container's own label in the first cell).
 @MainActor
 public final class ScaleGrid: ViewController {
-    public static let children = 63
-    public static let columns = 8
+    nonisolated public static let children = 63
+    nonisolated public static let columns = 8
     public let registry: ControllerRegistry
 
     public init(registry: ControllerRegistry, id: ControllerID) {
@@ -112,9 +112,9 @@ public final class ScaleGrid: ViewController {
 /// One tile of `ScaleGrid`: a label saying which tile it is.
 @MainActor
 public final class ScaleTile: ViewController {
-    public static func id(_ i: Int) -> ControllerID { ControllerID("Tile\(i)")! }
+    nonisolated public static func id(_ i: Int) -> ControllerID { ControllerID("Tile\(i)")! }
     /// Unique on the screen: no tile's label is part of another's.
-    public static func label(_ i: Int) -> String { "[T\(i)]" }
+    nonisolated public static func label(_ i: Int) -> String { "[T\(i)]" }
 
     public override func viewDidLoad() {
         super.viewDidLoad()
