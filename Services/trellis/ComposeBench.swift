@@ -28,7 +28,7 @@ struct ComposeBench: ParsableCommand {
             """
     )
 
-    @Option(help: "Frames timed in the one-cell workload (each side).") var oneCellFrames = 20_000
+    @Option(help: "Frames timed in the one-cell workload (each side).") var oneCellFrames = 5_000
     @Option(help: "Frames timed in the every-cell workload (each side).") var allCellsFrames = 400
     @Option(help: "Measured rounds; each side's best counts.") var rounds = 3
 
