@@ -37,9 +37,7 @@ public final class LinkPort: RemotePort {
         }
         let answer = Answer()
         let link = self.link, peer = self.peer, timeout = self.timeout
-        // Started on the link's own thread: from the global pool every exchange would
-        // cost one more thread hop before the message even leaves (bench latency).
-        Task.detached(executorPreference: link.loop) {
+        Task.detached {
             // A child that has not connected yet (its process is still starting) is
             // waited for within the same bound, rather than dropped at once.
             if let peer {
