@@ -16,9 +16,10 @@
 //   TrellisSupervisor scene files, and the supervisor that starts, restarts and stops a session
 //   TrellisClient     test clients: attach to a running session, drive it, read its screen and log
 //   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
+//   TrellisBench      what the benchmarks measure with: percentiles, the naive redraw baseline, /proc readings
 //   Services/trellis-app  the app binary: runs any registered controller as a host
 //   Services/trellis-compositor  the render server process
-//   Services/trellis  the command-line tool (logs, bench, peer)
+//   Services/trellis  the command-line tool (up, down, ps, tree, screen, tap, wait, logs, trace, bench, …)
 import PackageDescription
 
 let package = Package(
@@ -84,6 +85,7 @@ let package = Package(
         ),
         .target(name: "TrellisClient", dependencies: ["TrellisCompositor", "TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport"]),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
+        .target(name: "TrellisBench", dependencies: ["TrellisCanvas", "TrellisWire"]),
         .executableTarget(
             name: "trellis-app",
             dependencies: [
@@ -105,6 +107,7 @@ let package = Package(
             dependencies: [
                 "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout",
                 "TrellisCanvas", "TrellisTerminal", "TrellisViews", "TrellisControllers", "TrellisSupervisor", "TrellisClient",
+                "TrellisCompositor", "TrellisBench", "TrellisSeeds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis"
@@ -136,6 +139,7 @@ let package = Package(
             name: "TrellisSeedsTests",
             dependencies: ["TrellisSeeds", "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]
         ),
+        .testTarget(name: "TrellisBenchTests", dependencies: ["TrellisBench", "TrellisCanvas", "TrellisWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,6 +6,9 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run a benchmark beside its baseline.",
-        subcommands: [TransportBench.self, TransportBenchPeer.self, LayoutBench.self, TreeBench.self]
+        subcommands: [
+            TransportBench.self, TransportBenchPeer.self, LayoutBench.self, TreeBench.self, ComposeBench.self,
+            LatencyBench.self, ScaleBench.self, ScalePeer.self,
+        ]
     )
 }

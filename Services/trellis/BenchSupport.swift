@@ -49,18 +49,6 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// Percentiles of a set of durations in nanoseconds.
-struct Percentiles {
-    let sorted: [UInt64]
-    init(_ samples: [UInt64]) { sorted = samples.sorted() }
-    func at(_ p: Double) -> Double {
-        guard !sorted.isEmpty else { return .nan }
-        return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))])
-    }
-    var p50: Double { at(0.50) }
-    var p99: Double { at(0.99) }
-}
-
 /// Runs blocking work (a raw libzmq baseline) on its own thread, off Swift's pool.
 func onDedicatedThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { c in

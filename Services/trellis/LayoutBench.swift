@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrellisBench
 import TrellisLayout
 import TrellisLog
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CZeroMQ
 import Foundation
+import TrellisBench
 import TrellisLog
 import TrellisTransport
 import TrellisWire

@@ -33,6 +33,14 @@ public final class Compositor {
     /// Frames received since the last composition that an input caused.
     private var composedTraces: [(UInt64, ControllerID)] = []
     private var composeScheduled = false
+    /// Clients waiting for texts to be on the screen (`request "await-text"`), answered
+    /// from the compose that first shows them, so a client learns when a change was
+    /// composed without polling.
+    private var textWaiters: [TextWaiter] = []
+    private var nextWaiter = 0
+
+    /// How long an `await-text` waits before it is answered `failed`.
+    public static let awaitTextLimit = 5.0
 
     /// The compositor's id on the hosts' links, and the control endpoint's.
     public static let id: ControllerID = "compositor"
@@ -135,6 +143,7 @@ public final class Compositor {
     public func resize(to size: Size) async {
         guard size != screen.size, size.width > 0, size.height > 0 else { return }
         screen = Surface(size: size)
+        tree.invalidate()
         if rootIsUp {
             _ = try? await hosts.request(.traits(traits.wire), to: rootID)
             _ = try? await hosts.request(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))), to: rootID)
@@ -177,6 +186,7 @@ public final class Compositor {
                 trace: trace, outcome: .event, via: "", detail: "composed"))
         }
         composedTraces.removeAll()
+        if !textWaiters.isEmpty { answerTextWaiters(composedAt: MonotonicClock.nanoseconds()) }
         if tree.isAnimating(now: now) {
             DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) {
                 MainActor.assumeIsolated { self.setNeedsCompose() }
@@ -238,11 +248,56 @@ public final class Compositor {
                 }
                 answer(reply)
             }
+        case .request(let r) where r.name == "await-text":
+            // Texts separated by NUL, which no screen holds; all must be shown at once.
+            let texts = r.payload.split(separator: 0, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.composeNow()
+                    self.awaitTexts(texts, answer: answer)
+                }
+            }
         case .request(let r):
-            answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen, cells, tree, disappear)".utf8)))
+            answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen, cells, tree, await-text, disappear)".utf8)))
         default:
             answer(Reply(status: .declined, payload: Array("the control endpoint takes touch, key, size and request".utf8)))
         }
+    }
+
+    /// Answers at once when the screen already shows every text, else from the first
+    /// compose that does, or `failed` after `awaitTextLimit` seconds. The answer's first
+    /// line is when that compose finished (CLOCK_MONOTONIC ns, the same clock in every
+    /// process), or "-" when the texts were shown before the request came; the screen's
+    /// text follows.
+    private func awaitTexts(_ texts: [String], answer: @escaping @MainActor (Reply?) -> Void) {
+        let shown = screen.text
+        if texts.allSatisfy({ shown.contains($0) }) {
+            answer(Reply(status: .ok, payload: Array("-\n\(shown)".utf8)))
+            return
+        }
+        nextWaiter += 1
+        let token = nextWaiter
+        textWaiters.append(TextWaiter(token: token, texts: texts, answer: answer))
+        DispatchQueue.main.asyncAfter(deadline: .now() + Self.awaitTextLimit) {
+            MainActor.assumeIsolated {
+                guard let i = self.textWaiters.firstIndex(where: { $0.token == token }) else { return }
+                let w = self.textWaiters.remove(at: i)
+                w.answer(Reply(status: .failed, payload: Array("the texts were not all shown within \(Self.awaitTextLimit) s".utf8)))
+            }
+        }
+    }
+
+    private func answerTextWaiters(composedAt: UInt64) {
+        let shown = screen.text
+        var waiting: [TextWaiter] = []
+        for w in textWaiters {
+            if w.texts.allSatisfy({ shown.contains($0) }) {
+                w.answer(Reply(status: .ok, payload: Array("\(composedAt)\n\(shown)".utf8)))
+            } else {
+                waiting.append(w)
+            }
+        }
+        textWaiters = waiting
     }
 
     private func event(_ text: String, peer: ControllerID) {
@@ -250,6 +305,13 @@ public final class Compositor {
             host: log.host, at: Self.id.rawValue, source: peer.rawValue, target: Self.id.rawValue, kind: "frame",
             outcome: .rejected, via: "", reason: text))
     }
+}
+
+/// A control client's `await-text`, until the screen shows its texts.
+struct TextWaiter {
+    let token: Int
+    let texts: [String]
+    let answer: @MainActor (Reply?) -> Void
 }
 
 @MainActor

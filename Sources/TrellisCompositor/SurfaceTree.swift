@@ -8,44 +8,79 @@ import TrellisWire
 ///
 /// A frame is atomic: it applies whole or not at all. A frame for a surface of a new size
 /// replaces the surface. The latest frame wins; nothing queues here.
+///
+/// Composition is incremental: when only frames came in since the last compose, only the
+/// screen rows those frames' damage covers are composed again (whole rows, so no clip
+/// edge cuts a wide character that a full compose would draw whole). A spinner turning
+/// costs one row's cells, not every layer's. Anything else — a placement, an animation, a
+/// surface changing size or going silent, a new screen size — composes everything.
+/// `invalidate()` does too, for a caller that composes into a screen it did not compose
+/// into last.
 public struct SurfaceTree: Sendable {
     /// The surface at the top: the root controller's.
-    public var root: ControllerID?
+    public var root: ControllerID? { didSet { needsFullCompose = true } }
     public private(set) var surfaces: [ControllerID: Surface] = [:]
     private var placements: [ControllerID: (container: ControllerID, placement: Placement)] = [:]
     private var animations: [ControllerID: (animation: Animation, start: UInt64)] = [:]
     /// Children whose process stopped answering: shown as a placeholder in their viewport.
     public private(set) var unresponsive: Set<ControllerID> = []
 
-    public init(root: ControllerID? = nil) { self.root = root }
+    /// Per surface, the rectangles (its coordinates) its frames changed since the last compose.
+    private var damaged: [ControllerID: [Rect]] = [:]
+    private var needsFullCompose = true
+    private var composedSize: Size?
+    private var wasAnimating = false
+
+    public init(root: ControllerID? = nil) {
+        self.root = root
+    }
 
     /// Applies a controller's frame. Throws (changing nothing) when the frame does not fit
     /// the surface it claims to update.
     public mutating func apply(_ frame: FrameUpdate, from id: ControllerID) throws {
         let size = Size(width: Int(frame.width), height: Int(frame.height))
-        var surface = surfaces[id].flatMap { $0.size == size ? $0 : nil } ?? Surface(size: size)
-        try surface.apply(frame)
+        // Taken out of the dictionary while it changes, so its cells are not copied.
+        let old = surfaces.removeValue(forKey: id)
+        var surface = old.flatMap { $0.size == size ? $0 : nil } ?? Surface(size: size)
+        do {
+            try surface.apply(frame)
+        } catch {
+            surfaces[id] = old
+            throw error
+        }
+        if old?.size != size { needsFullCompose = true }
         surfaces[id] = surface
-        unresponsive.remove(id)
+        if unresponsive.remove(id) != nil { needsFullCompose = true }
+        damaged[id, default: []].append(contentsOf: frame.damage.map { Rect($0.rect) })
     }
 
     /// A container says where its child's surface goes, in the container's surface.
     public mutating func place(_ placement: Placement, by container: ControllerID) {
+        if let old = placements[placement.surface], old.container == container, old.placement == placement { return }
         placements[placement.surface] = (container, placement)
+        needsFullCompose = true
+    }
+
+    /// Composes everything next time: the screen composed into is not the last one.
+    public mutating func invalidate() {
+        needsFullCompose = true
     }
 
     /// A container animates its child's surface from one place to another; the
     /// compositor interpolates at its own frame rate, so a busy child cannot stall it.
     public mutating func animate(_ animation: Animation, by container: ControllerID, now: UInt64) {
         animations[animation.surface] = (animation, now + UInt64(animation.delayMilliseconds) * 1_000_000)
+        needsFullCompose = true
     }
 
     public mutating func markUnresponsive(_ id: ControllerID, _ flag: Bool) {
-        if flag { unresponsive.insert(id) } else { unresponsive.remove(id) }
+        let changed = flag ? unresponsive.insert(id).inserted : unresponsive.remove(id) != nil
+        if changed { needsFullCompose = true }
     }
 
     /// Forgets a surface and what is placed in it.
     public mutating func remove(_ id: ControllerID) {
+        needsFullCompose = true
         surfaces[id] = nil
         placements[id] = nil
         animations[id] = nil
@@ -59,19 +94,62 @@ public struct SurfaceTree: Sendable {
 
     /// Composes the screen: the root surface, then each placed surface above its
     /// container, clipped by the container's clip and its own, in z order among siblings.
-    public func compose(into screen: inout Surface, now: UInt64 = 0) {
+    /// Only the rows that changed since the last compose into this screen, when only
+    /// frames came in (see the type's comment).
+    public mutating func compose(into screen: inout Surface, now: UInt64 = 0) {
+        let animating = isAnimating(now: now)
+        let full = needsFullCompose || animating || wasAnimating || composedSize != screen.size
+        defer {
+            damaged.removeAll(keepingCapacity: true)
+            needsFullCompose = false
+            wasAnimating = animating
+            composedSize = screen.size
+        }
         var layers: [Layer] = []
+        var ids: [ControllerID] = []
         guard let root, let top = surfaces[root] else {
             Composition.compose([], into: &screen)
             return
         }
         let all = Rect(origin: .zero, size: screen.size)
         layers.append(Layer(surface: top, frame: Rect(origin: .zero, size: top.size), clip: all, z: 0))
-        collect(in: root, origin: .zero, clip: all, into: &layers, now: now)
-        Composition.compose(layers, into: &screen)
+        ids.append(root)
+        collect(in: root, origin: .zero, clip: all, into: &layers, ids: &ids, now: now)
+        if full {
+            Composition.compose(layers, into: &screen)
+            return
+        }
+        guard !damaged.isEmpty else { return }
+        // Screen rows the frames changed, through each layer's frame and clip.
+        var dirty = [Bool](repeating: false, count: screen.size.height)
+        for (layer, id) in zip(layers, ids) {
+            guard let rects = damaged[id] else { continue }
+            let visible = layer.clip.intersection(layer.frame).intersection(all)
+            for r in rects {
+                let low = max(r.minY + layer.frame.minY, visible.minY)
+                let high = min(r.maxY + layer.frame.minY, visible.maxY)
+                if low < high { for y in low..<high { dirty[y] = true } }
+            }
+        }
+        let savedClip = screen.clip
+        var y = 0
+        while y < dirty.count {
+            guard dirty[y] else {
+                y += 1
+                continue
+            }
+            var end = y + 1
+            while end < dirty.count && dirty[end] { end += 1 }
+            screen.clip = Rect(x: 0, y: y, width: screen.size.width, height: end - y)
+            Composition.compose(layers, into: &screen)
+            y = end
+        }
+        screen.clip = savedClip
     }
 
-    private func collect(in container: ControllerID, origin: Point, clip: Rect, into layers: inout [Layer], now: UInt64) {
+    private func collect(
+        in container: ControllerID, origin: Point, clip: Rect, into layers: inout [Layer], ids: inout [ControllerID], now: UInt64
+    ) {
         let children = placements.filter { $0.value.container == container && $0.value.placement.visible }
             .sorted { ($0.value.placement.z, $0.key) < ($1.value.placement.z, $1.key) }
         for (id, entry) in children {
@@ -81,8 +159,9 @@ public struct SurfaceTree: Sendable {
             let surface = unresponsive.contains(id) ? Self.placeholder(for: id, size: frame.size)
                 : surfaces[id] ?? Surface(size: .zero)
             layers.append(Layer(surface: surface, frame: frame, clip: layerClip, z: layers.count))
+            ids.append(id)
             if !unresponsive.contains(id) {
-                collect(in: id, origin: frame.origin, clip: layerClip, into: &layers, now: now)
+                collect(in: id, origin: frame.origin, clip: layerClip, into: &layers, ids: &ids, now: now)
             }
         }
     }

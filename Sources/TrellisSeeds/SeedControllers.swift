@@ -17,6 +17,18 @@ public enum SeedControllers {
         registry.register("ParityChild") { id in ParityChild(id: id) }
         registry.register("ParityLeaf") { id in ParityLeaf(id: id) }
 
+        // The benchmarks' trees (BenchControllers.swift): root → middle → leaf for latency,
+        // a grid of tiles for scale.
+        registry.register("TapRoot") { [unowned registry] id in
+            TapRelay(registry: registry, id: id ?? "Root", childClass: "TapMiddle", childID: "Middle")
+        }
+        registry.register("TapMiddle") { [unowned registry] id in
+            TapRelay(registry: registry, id: id ?? "Middle", childClass: "TapLeaf", childID: "Leaf")
+        }
+        registry.register("TapLeaf") { id in TapLeaf(id: id ?? "Leaf") }
+        registry.register("ScaleGrid") { [unowned registry] id in ScaleGrid(registry: registry, id: id ?? "Grid") }
+        registry.register("ScaleTile") { id in ScaleTile(id: id) }
+
         // The demo: one tab per seed.
         registry.register("DemoTabs") { [unowned registry] id in DemoTabs(registry: registry, id: id ?? "Demo") }
 
