@@ -72,9 +72,20 @@ open class NavigationController: ViewController {
         }
     }
 
+    /// True while a push or pop slides. A second push or pop then is refused (and
+    /// logged): finishing one transition under another left the content empty, and
+    /// UIKit itself only warns of "unbalanced calls" there (docs/LIFECYCLE.md).
+    public private(set) var isTransitioning = false
+
     /// Pushes `controller`: it becomes a child and, if this controller's view is shown,
     /// slides in from the right; it gets `didMove(toParent:)` when the slide is over.
-    public func push(_ controller: ViewController, animated: Bool) {
+    /// Returns false, changing nothing, while another push or pop is sliding.
+    @discardableResult
+    public func push(_ controller: ViewController, animated: Bool) -> Bool {
+        guard !isTransitioning else {
+            View.diagnostics("\(id): push of \(controller.id) refused: a transition is in progress")
+            return false
+        }
         let previous = topViewController
         addChild(controller)
         viewControllers.append(controller)
@@ -82,24 +93,35 @@ open class NavigationController: ViewController {
             if isViewLoaded { install(controller) }
             controller.didMove(toParent: self)
             updateBar()
-            return
+            return true
         }
         let width = contentView.bounds.width
         controller.view.frame = contentView.bounds.offsetBy(dx: width, dy: 0)
         updateBar()
+        isTransitioning = true
         do {
             try transition(from: previous, to: controller, duration: animated ? slideDuration : 0, animations: { [contentView] in
                 controller.view.frame = contentView.bounds
                 previous.view.frame = contentView.bounds.offsetBy(dx: -width / 3, dy: 0)
-            }, completion: { _ in controller.didMove(toParent: self) })
+            }, completion: { _ in
+                self.isTransitioning = false
+                controller.didMove(toParent: self)
+            })
         } catch {
+            isTransitioning = false
             View.diagnostics("\(id): push of \(controller.id) failed: \(error)")
         }
+        return true
     }
 
-    /// Pops the top controller (never the root); returns it.
+    /// Pops the top controller (never the root); returns it. Returns nil, changing
+    /// nothing, while another push or pop is sliding.
     @discardableResult
     public func popViewController(animated: Bool) -> ViewController? {
+        guard !isTransitioning else {
+            View.diagnostics("\(id): pop refused: a transition is in progress")
+            return nil
+        }
         guard viewControllers.count > 1, let top = viewControllers.popLast(), let below = topViewController else { return nil }
         top.willMove(toParent: nil)
         updateBar()
@@ -110,12 +132,17 @@ open class NavigationController: ViewController {
         }
         let width = contentView.bounds.width
         below.view.frame = contentView.bounds.offsetBy(dx: -width / 3, dy: 0)
+        isTransitioning = true
         do {
             try transition(from: top, to: below, duration: animated ? slideDuration : 0, animations: { [contentView] in
                 below.view.frame = contentView.bounds
                 top.view.frame = contentView.bounds.offsetBy(dx: width, dy: 0)
-            }, completion: { _ in top.removeFromParent() })
+            }, completion: { _ in
+                self.isTransitioning = false
+                top.removeFromParent()
+            })
         } catch {
+            isTransitioning = false
             View.diagnostics("\(id): pop of \(top.id) failed: \(error)")
         }
         // The view under the slide goes behind the leaving one.
@@ -138,6 +165,9 @@ open class NavigationController: ViewController {
         switch request.name {
         case StandardRequest.show:
             let name = String(decoding: request.payload, as: UTF8.self)
+            guard !isTransitioning else {
+                return Reply(status: .declined, payload: Array("a transition is in progress".utf8))
+            }
             guard let controller = registry.make(name) else {
                 return Reply(status: .failed, payload: Array("no controller registered as '\(name)'".utf8))
             }

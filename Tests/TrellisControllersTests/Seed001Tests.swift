@@ -159,6 +159,28 @@ final class MainViewController: RecordingController {
         #expect(routes.lines.contains("request Main→Nav"))
     }
 
+    /// S1-3, tapped twice quickly: Back while the detail still slides in is refused, not
+    /// half-done (the content stayed empty when the pop finished under the push).
+    @Test func backDuringThePushSlideIsRefusedAndWorksAfterIt() {
+        let (window, nav, main) = make()
+        let clock = ManualClock()
+        clock.install(on: window)
+        _ = window.compose()
+        #expect(window.tap(at: Point(x: 3, y: 1)))
+        #expect(nav.isTransitioning)
+        #expect(nav.popViewController(animated: true) == nil)
+        #expect(nav.handle(Request(name: StandardRequest.back), from: main)?.status == .declined)
+        #expect(nav.topViewController?.id == "MainDetail")
+        clock.seconds += 0.3
+        window.tick()
+        #expect(!nav.isTransitioning)
+        #expect(nav.popViewController(animated: true)?.id == "MainDetail")
+        clock.seconds += 0.3
+        window.tick()
+        #expect(nav.topViewController === main && main.view.superview === nav.contentView)
+        #expect(main.view.frame == nav.contentView.bounds)
+    }
+
     @Test(arguments: [MainViewController.Strategy.bringToFront, .hide, .swap])
     func s1_4_changeSwitchesBetweenSub1AndSub2(_ strategy: MainViewController.Strategy) {
         let (window, _, main) = make(strategy)

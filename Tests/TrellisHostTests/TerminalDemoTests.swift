@@ -23,7 +23,11 @@ extension MultiProcessTests.TerminalModeTests {
         var members: [Int32] = []
         defer {
             tmux.shutdown()
-            for pid in members { kill(pid, SIGKILL) }
+            // Only what is still ours: pids wrap at 32768, a dead member's may be reused.
+            for pid in members {
+                let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline").map { String(decoding: $0, as: UTF8.self) } ?? ""
+                if cmdline.contains(root) { kill(pid, SIGKILL) }
+            }
             try? FileManager.default.removeItem(atPath: root)
         }
         try tmux.run(["new-session", "-d", "-s", "trellis", "-x", "100", "-y", "30", """

@@ -289,6 +289,12 @@ final class CLISession {
         return false
     }
 
+    /// Whether `pid` is a process of a session under `root` (its command line names it).
+    static func isOurs(_ pid: Int32, root: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+        return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self).contains(root)
+    }
+
     /// Whatever happened, nothing is left running.
     func cleanUp() {
         if let p = upProcess, p.isRunning {
@@ -297,7 +303,9 @@ final class CLISession {
             while p.isRunning && Date() < deadline { usleep(10_000) }
             if p.isRunning { kill(p.processIdentifier, SIGKILL) }
         }
-        for m in (try? state().members) ?? [] where m.pid > 0 { kill(m.pid, SIGKILL) }
+        // Only processes still ours: pids wrap at 32768 here, and a pid from a stale
+        // session.json may already belong to another test's process.
+        for m in (try? state().members) ?? [] where m.pid > 0 && Self.isOurs(m.pid, root: root) { kill(m.pid, SIGKILL) }
         if ProcessInfo.processInfo.environment["TRELLIS_KEEP_RUN"] == nil { try? FileManager.default.removeItem(atPath: root) }
     }
 }
