@@ -119,9 +119,7 @@ public final class TerminalFrontEnd {
         let fd = fd
         source.setEventHandler {
             MainActor.assumeIsolated {
-                // Started by the supervisor we are not in the terminal's foreground group.
-        let previousForeground = ForegroundGroup.take(fd)
-        guard let size = TerminalSize.query(fd: fd) else { return }
+                guard let size = TerminalSize.query(fd: fd) else { return }
                 // The terminal reflowed or cleared itself: the next frame redraws all.
                 output.invalidate()
                 Task { await compositor.resize(to: size) }
