@@ -178,18 +178,22 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private func run() {
         threadID.store(currentThreadID(), ordering: .releasing)
         var pollFDs: [pollfd] = []
+        // Swapped with the shared queue each pass, so neither buffer is ever copied
+        // (taking a copy and emptying the shared one reallocated it every pass).
+        var batch = Deque<Work>()
         while true {
-            let (batch, stopping) = incoming.withLock { state -> (Deque<Work>, Bool) in
-                defer { state.work.removeAll(keepingCapacity: true) }
-                return (state.work, state.stopping)
+            let stopping = incoming.withLock { state -> Bool in
+                swap(&batch, &state.work)
+                return state.stopping
             }
-            for work in batch {
+            let ranWork = !batch.isEmpty
+            while let work = batch.popFirst() {
                 switch work {
                 case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
                 case .closure(let body): body()
                 }
             }
-            if stopping && batch.isEmpty { break }
+            if stopping && !ranWork { break }
             fireDueTimers()
 
             var busy = false

@@ -43,6 +43,16 @@ public actor Link {
     private var sequence: UInt64 = 0
     private var peers: [ControllerID: PeerState] = [:]
     private var pending: [UInt64: Pending] = [:]
+    /// The one loop timer that expires requests, and the deadline it is set for.
+    /// One timer per request cost a heap insert and a cancellation per round trip,
+    /// and left a cancelled entry in the loop's heap for the whole timeout.
+    private var expiryTimer: (id: UInt64, deadline: UInt64)?
+
+    /// The frames of the message being received, refilled in place for each one.
+    private var incoming: [[UInt8]] = []
+    /// The frames of the message being sent: routing id (parent end only),
+    /// delimiter, protocol, header, body; refilled in place for each one.
+    private var outgoing: [[UInt8]] = [[], [], WireCodec.protocolFrame, [], []]
 
     private struct PeerState {
         var lastHeard: UInt64
@@ -52,7 +62,7 @@ public actor Link {
 
     private enum Pending {
         case hello
-        case request(kind: MessageKind, timer: UInt64, CheckedContinuation<Result<Envelope, LinkError>, Never>)
+        case request(kind: MessageKind, deadline: UInt64, CheckedContinuation<Result<Envelope, LinkError>, Never>)
     }
 
     // MARK: Creating
@@ -179,15 +189,13 @@ public actor Link {
         let result = await withTaskExecutorPreference(loop) {
             await withCheckedContinuation { (c: CheckedContinuation<Result<Envelope, LinkError>, Never>) in
                 // Wait before sending: the answer can be read before this task resumes.
-                let timer = loop.schedule(afterNanoseconds: limit) { [weak self] in
-                    self?.assumeIsolated { $0.expire(seq) }
-                }
-                pending[seq] = .request(kind: message.kind, timer: timer, c)
+                let deadline = MonotonicClock.nanoseconds() &+ limit
+                pending[seq] = .request(kind: message.kind, deadline: deadline, c)
+                armExpiry(deadline)
                 do throws(LinkError) {
                     try transmit(envelope)
                 } catch {
                     pending.removeValue(forKey: seq)
-                    loop.cancelTimer(timer)
                     c.resume(returning: .failure(error))
                 }
             }
@@ -224,7 +232,7 @@ public actor Link {
     }
 
     private func transmit(_ e: Envelope) throws(LinkError) {
-        if peers[e.target] != nil { peers[e.target]?.lastSent = MonotonicClock.nanoseconds() }
+        if let i = peers.index(forKey: e.target) { peers.values[i].lastSent = MonotonicClock.nanoseconds() }
         if let local = localPeer(e.target) {
             record(e, outcome: .sent, bytes: 0, via: "local")
             let from = self
@@ -236,11 +244,14 @@ public actor Link {
             throw .dropped("no such peer \(e.target)")
         }
         guard let socket else { throw .closed }
-        var frames = WireCodec.encode(e)
-        if role == .parent { frames.insert(Array(e.target.rawValue.utf8), at: 0) }
-        let bytes = frames.reduce(0) { $0 + $1.count }
+        let first = role == .parent ? 0 : 1
+        if role == .parent {
+            outgoing[0].removeAll(keepingCapacity: true)
+            outgoing[0].append(contentsOf: e.target.rawValue.utf8)
+        }
+        let bytes = encodeOutgoing(e, from: first)
         do {
-            try socket.send(frames)
+            try socket.send(outgoing, from: first)
             record(e, outcome: .sent, bytes: bytes)
         } catch {
             let reason =
@@ -248,6 +259,16 @@ public actor Link {
             record(e, outcome: .dropped, bytes: bytes, reason: reason)
             throw .dropped("\(reason) (\(e.target))")
         }
+    }
+
+    /// Encodes `e` into the reused `outgoing` frames; returns the bytes of
+    /// `outgoing[first...]`, which the caller has given its routing id if any.
+    private func encodeOutgoing(_ e: Envelope, from first: Int) -> Int {
+        WireCodec.encodeHeader(e, into: &outgoing[3])
+        e.message.encodeBody(into: &outgoing[4])
+        var bytes = 0
+        for i in first..<outgoing.count { bytes += outgoing[i].count }
+        return bytes
     }
 
     private func localPeer(_ target: ControllerID) -> Link? {
@@ -261,40 +282,42 @@ public actor Link {
         guard let socket else { return }
         var handled = 0
         while handled < options.receiveBatch {
-            let received: (frames: [[UInt8]], count: Int)?
+            let count: Int?
             do {
-                received = try socket.receive()
+                count = try socket.receive(into: &incoming)
             } catch {
                 logEvent("receive failed: \(error)")
                 return
             }
-            guard let (frames, count) = received else { return }
+            guard let count else { return }
             handled += 1
-            receiveFrames(frames, count: count)
+            receiveIncoming(count: count)
         }
     }
 
-    private func receiveFrames(_ allFrames: [[UInt8]], count: Int) {
-        var frames = allFrames
-        var routingID: [UInt8]? = nil
-        if role == .parent { routingID = frames.removeFirst() }
-        let bytes = allFrames.reduce(0) { $0 + $1.count }
-        let sender = routingID.flatMap { ControllerID(bytes: $0) }
+    /// Decodes and dispatches the message just received into `incoming`.
+    private func receiveIncoming(count: Int) {
+        let frames = incoming
+        let first = role == .parent ? 1 : 0
+        let routingID: [UInt8]? = role == .parent ? frames.first : nil
+        var bytes = 0
+        for frame in frames { bytes += frame.count }
         do throws(Rejection) {
-            let expected = WireCodec.frameCount + (role == .parent ? 1 : 0)
-            guard count == expected else {
+            let expected = WireCodec.frameCount + first
+            guard count == expected, frames.count == expected else {
                 throw Rejection(.malformedFrames, "expected \(expected) frames, got \(count)")
             }
-            let envelope = try WireCodec.decode(frames)
+            let envelope = try WireCodec.decode(frames, from: first)
             if let routingID, !envelope.source.rawValue.utf8.elementsEqual(routingID) {
                 let header = WireHeader(envelope)
+                let sender = ControllerID(bytes: routingID)
                 throw Rejection(
                     .malformedHeader, "source \(envelope.source) is not the connection's routing id \(sender?.rawValue ?? "(binary)")",
                     header: header)
             }
             accept(envelope, bytes: bytes, via: via)
         } catch {
-            reject(error, routingID: routingID, sender: sender, bytes: bytes, via: via)
+            reject(error, routingID: routingID, sender: routingID.flatMap { ControllerID(bytes: $0) }, bytes: bytes, via: via)
         }
     }
 
@@ -340,8 +363,7 @@ public actor Link {
             return
         }
         record(e, outcome: .received, bytes: bytes, via: via, reason: reason)
-        guard case .request(_, let timer, let continuation) = waiting else { return }
-        loop.cancelTimer(timer)
+        guard case .request(_, _, let continuation) = waiting else { return }
         if case .error(let err) = e.message {
             continuation.resume(returning: .failure(.rejected(err)))
         } else {
@@ -366,11 +388,12 @@ public actor Link {
             sequence: sequence, trace: header?.trace ?? 0, correlation: header?.sequence ?? 0, source: id,
             target: sender ?? header?.source ?? Self.unknownPeer, message: .error(r.error))
         guard let socket else { return }
-        var frames = WireCodec.encode(reply)
-        if let routingID { frames.insert(routingID, at: 0) }
+        let first = routingID == nil ? 1 : 0
+        if let routingID { outgoing[0] = routingID }
+        let bytes = encodeOutgoing(reply, from: first)
         do {
-            try socket.send(frames)
-            record(reply, outcome: .sent, bytes: frames.reduce(0) { $0 + $1.count })
+            try socket.send(outgoing, from: first)
+            record(reply, outcome: .sent, bytes: bytes)
         } catch {
             record(reply, outcome: .dropped, bytes: 0, reason: "\(error)")
         }
@@ -391,12 +414,14 @@ public actor Link {
 
     private func heard(from peer: ControllerID) {
         let now = MonotonicClock.nanoseconds()
-        if peers[peer]?.connected == true {
-            peers[peer]?.lastHeard = now
-            return
+        // One hash lookup on the path every message takes.
+        if let i = peers.index(forKey: peer) {
+            peers.values[i].lastHeard = now
+            if peers.values[i].connected { return }
+            peers.values[i].connected = true
+        } else {
+            peers[peer] = PeerState(lastHeard: now, connected: true)
         }
-        peers[peer, default: PeerState(lastHeard: now, connected: true)].lastHeard = now
-        peers[peer]?.connected = true
         logEvent("peer \(peer) connected", peer: peer)
         onPeer(.connected(peer))
     }
@@ -432,6 +457,35 @@ public actor Link {
         scheduleHeartbeat()
     }
 
+    /// Sets the expiry timer for `deadline` unless it already fires no later.
+    private func armExpiry(_ deadline: UInt64) {
+        if let armed = expiryTimer {
+            if armed.deadline <= deadline { return }
+            loop.cancelTimer(armed.id)
+        }
+        let now = MonotonicClock.nanoseconds()
+        let id = loop.schedule(afterNanoseconds: deadline > now ? deadline - now : 0) { [weak self] in
+            self?.assumeIsolated { $0.expireDue() }
+        }
+        expiryTimer = (id, deadline)
+    }
+
+    /// Fails every request whose deadline has passed, oldest first, and sets the
+    /// timer for the earliest one still waiting.
+    private func expireDue() {
+        expiryTimer = nil
+        guard !closed else { return }
+        let now = MonotonicClock.nanoseconds()
+        var due: [UInt64] = []
+        var next: UInt64?
+        for (seq, waiting) in pending {
+            guard case .request(_, let deadline, _) = waiting else { continue }
+            if deadline <= now { due.append(seq) } else { next = min(next ?? deadline, deadline) }
+        }
+        for seq in due.sorted() { expire(seq) }
+        if let next { armExpiry(next) }
+    }
+
     private func expire(_ seq: UInt64) {
         guard case .request(let kind, _, let continuation)? = pending.removeValue(forKey: seq) else { return }
         record(
@@ -454,9 +508,10 @@ public actor Link {
         guard !closed else { return }
         closed = true
         if let heartbeatTimer { loop.cancelTimer(heartbeatTimer) }
+        if let expiryTimer { loop.cancelTimer(expiryTimer.id) }
+        expiryTimer = nil
         for (_, waiting) in pending {
-            if case .request(_, let timer, let continuation) = waiting {
-                loop.cancelTimer(timer)
+            if case .request(_, _, let continuation) = waiting {
                 continuation.resume(returning: .failure(.closed))
             }
         }
