@@ -93,7 +93,9 @@ public final class RoutingLog: @unchecked Sendable {
     }
 
     private func writerLoop() {
-        var out: [UInt8] = []
+        var out = JSONLineWriter()
+        defer { out.deallocate() }
+        var batch: [RoutingRecord] = []
         lock.lock()
         while true {
             if pending.isEmpty {
@@ -108,14 +110,15 @@ public final class RoutingLog: @unchecked Sendable {
             if !stopping && flushWaiters == 0 && pending.count < 8192 {
                 lock.wait(nanoseconds: batchInterval)
             }
-            let batch = pending
+            // Swap rather than copy: both arrays keep their storage from batch to batch.
+            swap(&batch, &pending)
             let generation = queuedGeneration
-            pending.removeAll(keepingCapacity: true)
             lock.unlock()
 
-            out.removeAll(keepingCapacity: true)
-            for r in batch { r.appendJSON(to: &out) }
-            Self.writeAll(fd, out)
+            out.removeAll()
+            for r in batch { out.append(r) }
+            batch.removeAll(keepingCapacity: true)
+            Self.writeAll(fd, out.bytes)
 
             lock.lock()
             writtenGeneration = generation
@@ -134,22 +137,20 @@ public final class RoutingLog: @unchecked Sendable {
         for r in pending { r.appendJSON(to: &out) }
         pending.removeAll()
         lock.unlock()
-        Self.writeAll(fd, out)
+        out.withUnsafeBytes { Self.writeAll(fd, $0) }
     }
 
     fileprivate func flushAtExit() { if !stopped { flush() } }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return  // disk full or closed: the log must never take the process down
-                }
-                offset += n
+    private static func writeAll(_ fd: Int32, _ buf: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < buf.count {
+            let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return  // disk full or closed: the log must never take the process down
             }
+            offset += n
         }
     }
 }
