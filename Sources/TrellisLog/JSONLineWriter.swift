@@ -36,47 +36,66 @@ struct JSONLineWriter {
 
     /// Appends one record as one JSON line, exactly as `RoutingRecord.appendJSON` does.
     mutating func append(_ r: RoutingRecord) {
-        // Bound the line before writing it, so the loop below needs no checks: fixed
+        line(
+            mono: r.mono, wall: r.wall, host: r.host, pid: r.pid, at: r.at, source: r.source, target: r.target,
+            kind: r.kind, sequence: r.sequence, trace: r.trace, bytes: r.bytes, outcome: r.outcome, via: r.via,
+            reason: r.reason, detail: r.detail)
+    }
+
+    /// Appends the line of a link's event, without building a `RoutingRecord` first.
+    mutating func append(_ m: MessageEvent, wall: UInt64, host: String, at: String, via: String) {
+        line(
+            mono: m.mono, wall: wall, host: host, pid: ProcessIdentity.pid, at: at, source: m.source.rawValue,
+            target: m.target.rawValue, kind: m.kind.name, sequence: m.sequence, trace: m.trace, bytes: m.bytes,
+            outcome: m.outcome, via: via, reason: m.reason, detail: nil)
+    }
+
+    private mutating func line(
+        mono: UInt64, wall: UInt64, host: String, pid: Int32, at: String, source: String, target: String,
+        kind: String, sequence: UInt64, trace: UInt64, bytes: Int, outcome: RoutingRecord.Outcome, via: String,
+        reason: String?, detail: String?
+    ) {
+        // Bound the line before writing it, so the stores below need no checks: fixed
         // text and numbers stay under 256 bytes; an escaped byte takes at most 6.
-        var bound = 256 + 6 * (r.host.utf8.count + r.at.utf8.count + r.source.utf8.count + r.target.utf8.count
-            + r.kind.utf8.count + r.via.utf8.count + r.outcome.rawValue.utf8.count)
-        if let reason = r.reason { bound += 16 + 6 * reason.utf8.count }
-        if let detail = r.detail { bound += 16 + 6 * detail.utf8.count }
+        var bound = 256 + 6 * (host.utf8.count + at.utf8.count + source.utf8.count + target.utf8.count
+            + kind.utf8.count + via.utf8.count + outcome.rawValue.utf8.count)
+        if let reason { bound += 16 + 6 * reason.utf8.count }
+        if let detail { bound += 16 + 6 * detail.utf8.count }
         reserve(bound)
 
         raw(#"{"mono_ns":"#)
-        decimal(r.mono)
+        decimal(mono)
         raw(#","time":""#)
-        wallClock(r.wall)
+        wallClock(wall)
         raw(#"","host":"#)
-        quoted(r.host)
+        quoted(host)
         raw(#","pid":"#)
-        if r.pid < 0 { byte(UInt8(ascii: "-")) }
-        decimal(UInt64(r.pid.magnitude))
+        if pid < 0 { byte(UInt8(ascii: "-")) }
+        decimal(UInt64(pid.magnitude))
         raw(#","at":"#)
-        quoted(r.at)
+        quoted(at)
         raw(#","src":"#)
-        quoted(r.source)
+        quoted(source)
         raw(#","dst":"#)
-        quoted(r.target)
+        quoted(target)
         raw(#","kind":"#)
-        quoted(r.kind)
+        quoted(kind)
         raw(#","seq":"#)
-        decimal(r.sequence)
+        decimal(sequence)
         raw(#","trace":""#)
-        hex16(r.trace)
+        hex16(trace)
         raw(#"","bytes":"#)
-        if r.bytes < 0 { byte(UInt8(ascii: "-")) }
-        decimal(UInt64(r.bytes.magnitude))
+        if bytes < 0 { byte(UInt8(ascii: "-")) }
+        decimal(UInt64(bytes.magnitude))
         raw(#","outcome":"#)
-        quoted(r.outcome.rawValue)
+        quoted(outcome.rawValue)
         raw(#","via":"#)
-        quoted(r.via)
-        if let reason = r.reason {
+        quoted(via)
+        if let reason {
             raw(#","reason":"#)
             quoted(reason)
         }
-        if let detail = r.detail {
+        if let detail {
             raw(#","detail":"#)
             quoted(detail)
         }
@@ -169,12 +188,23 @@ struct JSONLineWriter {
     private mutating func quoted(_ s: String) {
         byte(UInt8(ascii: "\""))
         if s.utf8.withContiguousStorageIfAvailable({ escaped($0) }) == nil {
-            escaped(Array(s.utf8))
+            Array(s.utf8).withUnsafeBufferPointer { escaped($0) }
         }
         byte(UInt8(ascii: "\""))
     }
 
-    private mutating func escaped<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+    private mutating func escaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // Ids, kinds and hosts never need escaping: copy them whole.
+        var plain = true
+        for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+            plain = false
+            break
+        }
+        if plain {
+            if let start = bytes.baseAddress { (base + count).copyMemory(from: start, byteCount: bytes.count) }
+            count += bytes.count
+            return
+        }
         for b in bytes {
             switch b {
             case UInt8(ascii: "\""): byte(UInt8(ascii: "\\")); byte(UInt8(ascii: "\""))
