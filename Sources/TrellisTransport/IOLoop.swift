@@ -57,6 +57,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private var timers = Heap<Timer>()
     private var cancelledTimers = Set<UInt64>()
     private var nextTimerID: UInt64 = 1
+    private var passStart: UInt64 = 0
 
     /// Starts the loop's thread.
     public init(name: String) {
@@ -168,6 +169,14 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         return nextTimerID
     }
 
+    /// The monotonic time at which the loop began its current pass or woke from
+    /// `poll`: for bookkeeping that tolerates being one pass late (when a peer was
+    /// last heard from), without a clock read per message. Loop thread only.
+    public var passTime: UInt64 {
+        preconditionOnLoop()
+        return passStart
+    }
+
     public func cancelTimer(_ id: UInt64) {
         preconditionOnLoop()
         cancelledTimers.insert(id)
@@ -182,6 +191,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         // (taking a copy and emptying the shared one reallocated it every pass).
         var batch = Deque<Work>()
         while true {
+            passStart = MonotonicClock.nanoseconds()
             let stopping = incoming.withLock { state -> Bool in
                 swap(&batch, &state.work)
                 return state.stopping
@@ -219,6 +229,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
             for source in polled { pollFDs.append(pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)) }
             let timeout = nextTimeoutMilliseconds()
             _ = poll(&pollFDs, nfds_t(pollFDs.count), timeout)
+            passStart = MonotonicClock.nanoseconds()
             incoming.withLock { $0.sleeping = false }
             if pollFDs[0].revents != 0 { trellis_wakefd_drain(wakeFDs.0) }
             // Read what woke us before running queued work, so a reply reaches its

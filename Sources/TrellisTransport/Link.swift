@@ -31,6 +31,10 @@ public actor Link {
     private let onMessage: @Sendable (Envelope, isolated Link) -> Disposition
     private let onPeer: @Sendable (PeerEvent) -> Void
     private let via: String
+    /// This end as the writer of routing-log events, over its transport and over
+    /// the same-process path.
+    private let transportOrigin: RoutingLog.Origin
+    private let localOrigin: RoutingLog.Origin
 
     private var socket: ZMQSocket?
     private var sourceID: Int?
@@ -62,7 +66,10 @@ public actor Link {
 
     private enum Pending {
         case hello
-        case request(kind: MessageKind, deadline: UInt64, CheckedContinuation<Result<Envelope, LinkError>, Never>)
+        /// Unsafe rather than checked (which allocates a canary per request): each
+        /// continuation is resumed exactly once, by whichever of `answer`, `expire`,
+        /// `close` or a failed send first removes its entry from `pending`.
+        case request(kind: MessageKind, deadline: UInt64, UnsafeContinuation<Result<Envelope, LinkError>, Never>)
     }
 
     // MARK: Creating
@@ -109,6 +116,8 @@ public actor Link {
         self.onMessage = onMessage
         self.onPeer = onPeer
         self.via = endpoint.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "?"
+        transportOrigin = log.registerOrigin(at: id.rawValue, via: via)
+        localOrigin = log.registerOrigin(at: id.rawValue, via: "local")
         if case .child = role, options.localFastPath, let parent = LocalFabric.parent(at: endpoint) {
             localParent = parent
             return
@@ -187,7 +196,7 @@ public actor Link {
         // The loop as task executor: without it the runtime resumes the waiting
         // task on the global pool and hops back, two thread switches per answer.
         let result = await withTaskExecutorPreference(loop) {
-            await withCheckedContinuation { (c: CheckedContinuation<Result<Envelope, LinkError>, Never>) in
+            await withUnsafeContinuation { (c: UnsafeContinuation<Result<Envelope, LinkError>, Never>) in
                 // Wait before sending: the answer can be read before this task resumes.
                 let deadline = MonotonicClock.nanoseconds() &+ limit
                 pending[seq] = .request(kind: message.kind, deadline: deadline, c)
@@ -232,7 +241,7 @@ public actor Link {
     }
 
     private func transmit(_ e: Envelope) throws(LinkError) {
-        if let i = peers.index(forKey: e.target) { peers.values[i].lastSent = MonotonicClock.nanoseconds() }
+        if let i = peers.index(forKey: e.target) { peers.values[i].lastSent = loop.passTime }
         if let local = localPeer(e.target) {
             record(e, outcome: .sent, bytes: 0, via: "local")
             let from = self
@@ -413,7 +422,7 @@ public actor Link {
     }
 
     private func heard(from peer: ControllerID) {
-        let now = MonotonicClock.nanoseconds()
+        let now = loop.passTime
         // One hash lookup on the path every message takes.
         if let i = peers.index(forKey: peer) {
             peers.values[i].lastHeard = now
@@ -530,9 +539,9 @@ public actor Link {
     private func record(_ e: Envelope, outcome: RoutingRecord.Outcome, bytes: Int, via: String? = nil, reason: String? = nil) {
         guard log.isEnabled else { return }
         log.record(
-            RoutingRecord(
-                host: log.host, at: id.rawValue, source: e.source.rawValue, target: e.target.rawValue, kind: e.kind.name,
-                sequence: e.sequence, trace: e.trace, bytes: bytes, outcome: outcome, via: via ?? self.via, reason: reason))
+            MessageEvent(
+                sequence: e.sequence, trace: e.trace, bytes: bytes, source: e.source, target: e.target, kind: e.kind,
+                outcome: outcome, origin: via == nil || via == self.via ? transportOrigin : localOrigin, reason: reason))
     }
 
     private func record(_ r: RoutingRecord) { log.record(r) }
