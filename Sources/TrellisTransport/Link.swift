@@ -51,6 +51,8 @@ public actor Link {
     /// One timer per request cost a heap insert and a cancellation per round trip,
     /// and left a cancelled entry in the loop's heap for the whole timeout.
     private var expiryTimer: (id: UInt64, deadline: UInt64)?
+    /// Set when the message being handled resumed a waiting `request`.
+    private var resumedWaiter = false
 
     /// The frames of the message being received, refilled in place for each one.
     private var incoming: [[UInt8]] = []
@@ -300,7 +302,13 @@ public actor Link {
             }
             guard let count else { return }
             handled += 1
+            resumedWaiter = false
             receiveIncoming(count: count)
+            // A waiting request was answered: let the loop run its task now rather
+            // than after one more receive, which in libzmq costs system calls even
+            // when nothing is waiting. The socket is left unsettled, so the loop
+            // asks it again (ZMQ_EVENTS) before it sleeps.
+            if resumedWaiter { return }
         }
     }
 
@@ -373,6 +381,7 @@ public actor Link {
         }
         record(e, outcome: .received, bytes: bytes, via: via, reason: reason)
         guard case .request(_, _, let continuation) = waiting else { return }
+        resumedWaiter = true
         if case .error(let err) = e.message {
             continuation.resume(returning: .failure(.rejected(err)))
         } else {
