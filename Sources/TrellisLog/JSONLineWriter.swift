@@ -42,12 +42,70 @@ struct JSONLineWriter {
             reason: r.reason, detail: r.detail)
     }
 
-    /// Appends the line of a link's event, without building a `RoutingRecord` first.
-    mutating func append(_ m: MessageEvent, wall: UInt64, host: String, at: String, via: String) {
-        line(
-            mono: m.mono, wall: wall, host: host, pid: ProcessIdentity.pid, at: at, source: m.source.rawValue,
-            target: m.target.rawValue, kind: m.kind.name, sequence: m.sequence, trace: m.trace, bytes: m.bytes,
-            outcome: m.outcome, via: via, reason: m.reason, detail: nil)
+    /// The parts of a line that are the same for every event of one origin, formatted
+    /// once: from the end of `time` to the start of `src`'s value, and the `via` field.
+    struct OriginText {
+        var afterTime: [UInt8]
+        var via: [UInt8]
+
+        init(host: String, at: String, via: String) {
+            var w = JSONLineWriter(capacity: 256 + 6 * (host.utf8.count + at.utf8.count + via.utf8.count))
+            w.raw(#"","host":"#)
+            w.quoted(host)
+            w.raw(#","pid":"#)
+            if ProcessIdentity.pid < 0 { w.byte(UInt8(ascii: "-")) }
+            w.decimal(UInt64(ProcessIdentity.pid.magnitude))
+            w.raw(#","at":"#)
+            w.quoted(at)
+            w.raw(#","src":"#)
+            afterTime = Array(w.bytes)
+            w.removeAll()
+            w.raw(#","via":"#)
+            w.quoted(via)
+            self.via = Array(w.bytes)
+            w.deallocate()
+        }
+    }
+
+    /// Appends the line of a link's event, without building a `RoutingRecord` first:
+    /// the same bytes `append(_: RoutingRecord)` writes for the record it stands for.
+    mutating func append(_ m: MessageEvent, wall: UInt64, origin: OriginText) {
+        let source = m.source.rawValue, target = m.target.rawValue, kind = m.kind.name
+        var bound = 256 + origin.afterTime.count + origin.via.count
+            + 6 * (source.utf8.count + target.utf8.count + kind.utf8.count)
+        if let reason = m.reason { bound += 16 + 6 * reason.utf8.count }
+        reserve(bound)
+
+        raw(#"{"mono_ns":"#)
+        decimal(m.mono)
+        raw(#","time":""#)
+        wallClock(wall)
+        copy(origin.afterTime)
+        quoted(source)
+        raw(#","dst":"#)
+        quoted(target)
+        raw(#","kind":"#)
+        quoted(kind)
+        raw(#","seq":"#)
+        decimal(m.sequence)
+        raw(#","trace":""#)
+        hex16(m.trace)
+        raw(#"","bytes":"#)
+        if m.bytes < 0 { byte(UInt8(ascii: "-")) }
+        decimal(UInt64(m.bytes.magnitude))
+        raw(#","outcome":"#)
+        quoted(m.outcome.rawValue)
+        copy(origin.via)
+        if let reason = m.reason {
+            raw(#","reason":"#)
+            quoted(reason)
+        }
+        raw("}\n")
+    }
+
+    private mutating func copy(_ b: [UInt8]) {
+        b.withUnsafeBytes { if let start = $0.baseAddress { (base + count).copyMemory(from: start, byteCount: $0.count) } }
+        count += b.count
     }
 
     private mutating func line(

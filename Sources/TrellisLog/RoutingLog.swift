@@ -60,7 +60,9 @@ public final class RoutingLog: @unchecked Sendable {
 
     /// What the writer has yet to write: a full record, or a link's compact event.
     private enum Entry {
-        case record(RoutingRecord)
+        /// Boxed: a full record is twice the size of an event, and every entry of
+        /// the queue would be as large as the largest case.
+        indirect case record(RoutingRecord)
         case message(MessageEvent)
     }
 
@@ -135,6 +137,8 @@ public final class RoutingLog: @unchecked Sendable {
         var out = JSONLineWriter()
         defer { out.deallocate() }
         var batch: [Entry] = []
+        // The writer's own copy of each origin's constant text, by origin index.
+        var originTexts: [JSONLineWriter.OriginText] = []
         lock.lock()
         while true {
             if pending.isEmpty {
@@ -162,8 +166,16 @@ public final class RoutingLog: @unchecked Sendable {
                 case .record(let r):
                     out.append(r)
                 case .message(let m):
-                    let origin = Int(m.origin.index) < origins.count ? origins[Int(m.origin.index)] : (at: "?", via: "?")
-                    out.append(m, wall: Self.wall(m.mono, offset), host: host, at: origin.at, via: origin.via)
+                    while originTexts.count < origins.count {
+                        let o = origins[originTexts.count]
+                        originTexts.append(JSONLineWriter.OriginText(host: host, at: o.at, via: o.via))
+                    }
+                    let index = Int(m.origin.index)
+                    if index < originTexts.count {
+                        out.append(m, wall: Self.wall(m.mono, offset), origin: originTexts[index])
+                    } else {
+                        out.append(expand(.message(m), origins: origins, wallOffset: offset))
+                    }
                 }
             }
             batch.removeAll(keepingCapacity: true)
