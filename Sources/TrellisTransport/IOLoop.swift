@@ -9,10 +9,11 @@ import TrellisLog
 ///
 /// Actors whose `unownedExecutor` is a loop's executor run their jobs on that
 /// loop's thread, between socket reads. A message that arrives is handed to its
-/// actor with `assumeIsolated` on the same thread — no hop, no allocation — and an
-/// actor sends straight into its socket. Nothing here blocks Swift's cooperative
-/// pool: the loop sleeps in `poll(2)` on the sockets' descriptors, a wake-up
-/// descriptor for work from other threads, and the next timer deadline.
+/// actor on the same thread, isolation asserted by the loop's thread check — no
+/// hop, no allocation — and an actor sends straight into its socket. Nothing here
+/// blocks Swift's cooperative pool: the loop sleeps in `poll(2)` on the sockets'
+/// descriptors, a wake-up descriptor for work from other threads, and the next
+/// timer deadline.
 public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     // @unchecked: `incoming` is a Mutex; every other mutable field is touched only
     // on the loop thread (checked by `preconditionOnLoop` at every entry point).
