@@ -7,10 +7,14 @@
 //   TrellisTransport  libzmq sockets owned by I/O loops, and links between controllers
 //   TrellisLayout     constraints and an incremental Cassowary solver (no I/O, no views)
 //   TrellisCanvas     cells, geometry and surfaces with damage: what views draw into (no I/O)
+//   TrellisTerminal   the terminal itself: screens out as escape sequences, input bytes in as key,
+//                     touch and paste events, modes, raw mode and restoring them
 //   TrellisViews      views in cells, anchors on the solver, widgets, view files (main actor)
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
 //   TrellisHost       controllers in other processes: their links, proxies and the host runtime
 //   TrellisCompositor the render server: surfaces and placements into one screen, headless or a terminal
+//   TrellisSupervisor scene files, and the supervisor that starts, restarts and stops a session
+//   TrellisClient     test clients: attach to a running session, drive it, read its screen and log
 //   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
 //   Services/trellis-app  the app binary: runs any registered controller as a host
 //   Services/trellis-compositor  the render server process
@@ -26,10 +30,13 @@ let package = Package(
         .library(name: "TrellisTransport", targets: ["TrellisTransport"]),
         .library(name: "TrellisLayout", targets: ["TrellisLayout"]),
         .library(name: "TrellisCanvas", targets: ["TrellisCanvas"]),
+        .library(name: "TrellisTerminal", targets: ["TrellisTerminal"]),
         .library(name: "TrellisViews", targets: ["TrellisViews"]),
         .library(name: "TrellisControllers", targets: ["TrellisControllers"]),
         .library(name: "TrellisHost", targets: ["TrellisHost"]),
         .library(name: "TrellisCompositor", targets: ["TrellisCompositor"]),
+        .library(name: "TrellisSupervisor", targets: ["TrellisSupervisor"]),
+        .library(name: "TrellisClient", targets: ["TrellisClient"]),
         .executable(name: "trellis-app", targets: ["trellis-app"]),
         .executable(name: "trellis-compositor", targets: ["trellis-compositor"]),
         .executable(name: "trellis", targets: ["trellis"]),
@@ -57,6 +64,7 @@ let package = Package(
         ),
         .target(name: "TrellisLayout"),
         .target(name: "TrellisCanvas", dependencies: ["TrellisWire"]),
+        .target(name: "TrellisTerminal", dependencies: ["TrellisCanvas", "TrellisWire"]),
         .target(
             name: "TrellisViews",
             dependencies: ["TrellisCanvas", "TrellisLayout", "TrellisWire", .product(name: "Yams", package: "Yams")]
@@ -66,7 +74,15 @@ let package = Package(
             name: "TrellisHost",
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire"]
         ),
-        .target(name: "TrellisCompositor", dependencies: ["TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisTransport", "TrellisLog"]),
+        .target(
+            name: "TrellisCompositor",
+            dependencies: ["TrellisControllers", "TrellisCanvas", "TrellisTerminal", "TrellisWire", "TrellisTransport", "TrellisLog"]
+        ),
+        .target(
+            name: "TrellisSupervisor",
+            dependencies: ["TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisClient", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(name: "TrellisClient", dependencies: ["TrellisCompositor", "TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport"]),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .executableTarget(
             name: "trellis-app",
@@ -79,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "trellis-compositor",
             dependencies: [
-                "TrellisCompositor", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire",
+                "TrellisCompositor", "TrellisCanvas", "TrellisTerminal", "TrellisTransport", "TrellisLog", "TrellisWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis-compositor"
@@ -88,7 +104,7 @@ let package = Package(
             name: "trellis",
             dependencies: [
                 "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout",
-                "TrellisCanvas", "TrellisViews", "TrellisControllers",
+                "TrellisCanvas", "TrellisTerminal", "TrellisViews", "TrellisControllers", "TrellisSupervisor", "TrellisClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis"
@@ -97,6 +113,7 @@ let package = Package(
         .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog"]),
         .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "CZeroMQ"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
+        .testTarget(name: "TrellisTerminalTests", dependencies: ["TrellisTerminal", "TrellisCanvas", "TrellisWire"]),
         .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .testTarget(
             name: "TrellisHostTests",
@@ -107,6 +124,18 @@ let package = Package(
             dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]
         ),
         .testTarget(name: "TrellisCanvasTests", dependencies: ["TrellisCanvas"]),
+        .testTarget(
+            name: "TrellisCompositorTests",
+            dependencies: ["TrellisCompositor", "TrellisTerminal", "TrellisTransport", "TrellisCanvas", "TrellisWire", "TrellisLog"]
+        ),
+        .testTarget(
+            name: "TrellisSupervisorTests",
+            dependencies: ["TrellisSupervisor", "TrellisClient", "TrellisLog", "TrellisWire", "TrellisCanvas"]
+        ),
+        .testTarget(
+            name: "TrellisSeedsTests",
+            dependencies: ["TrellisSeeds", "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

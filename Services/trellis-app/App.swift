@@ -43,23 +43,45 @@ struct App: AsyncParsableCommand {
         help: "A controller class whose instances this host's controllers get as children in other processes (repeatable).")
     var remoteChildren: [String] = []
 
+    @Option(
+        name: .customLong("data"),
+        help: "ID:NAME=VALUE — scene data handed to controller ID of this process when it is made (repeatable).")
+    var data: [String] = []
+
+    @Option(
+        name: .customLong("embed"),
+        help: "PARENT:CHILD:CLASS:VIEW — an embed segue: CHILD (of CLASS) goes into PARENT's view with identifier VIEW (repeatable).")
+    var embeds: [String] = []
+
+    @Flag(help: "Started by the supervisor: stop when it dies, and leave Ctrl-C and hangups to it.")
+    var supervised = false
+
     func validate() throws {
         guard ControllerID(controllerID) != nil else { throw ValidationError("--host: '\(controllerID)' is not a controller id ([A-Za-z0-9._:-], 1-32 bytes)") }
         guard ControllerID(parent) != nil else { throw ValidationError("--parent: '\(parent)' is not a controller id") }
         guard RunDirectory.isValidSession(session) else { throw ValidationError("--session: '\(session)' is not a valid session name") }
+        _ = try SceneArguments(data: data, embeds: embeds)
     }
 
     @MainActor
     func run() async throws {
+        if supervised {
+            Supervision.terminateWithParent()
+            Supervision.ignoreTerminalSignals()
+        }
         let registry = ControllerRegistry.shared
         SeedControllers.register(in: registry)
         let id = ControllerID(controllerID)!
-        guard let controller = registry.make(className, id: id) else {
+        guard registry.names.contains(className) else {
             throw ValidationError("--class: no controller class '\(className)' (known: \(registry.names.joined(separator: ", ")))")
         }
+        let scene = try SceneArguments(data: data, embeds: embeds)
         let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
         let log = try RoutingLog(directory: run.logs, host: controllerID)
         let loop = IOLoop(name: "host-\(controllerID)")
+        // Every controller made here from now on — this host's, and the ones its code
+        // asks the registry for — gets its scene data and embed segues.
+        scene.apply(to: registry, log: log)
         if !remoteChildren.isEmpty {
             // Children of this host's controllers that run elsewhere connect here.
             let children = try await RemoteChildren.bind(parent: id, endpoint: try run.ipcEndpoint(controllerID), loop: loop, log: log)
@@ -67,6 +89,11 @@ struct App: AsyncParsableCommand {
             for name in remoteChildren {
                 registry.register(name) { childID in children.proxy(for: childID ?? ControllerID(name) ?? "child") }
             }
+        }
+        // Made only now, with the proxies registered: a controller that makes its children
+        // in `init` (S2-2's container, DemoTabs) must get the proxies for the remote ones.
+        guard let controller = registry.make(className, id: id) else {
+            throw ValidationError("--class: '\(className)' made no controller")
         }
         let host = try await ChildHost.start(
             controller: controller, parent: ControllerID(parent)!, endpoint: endpoint,

@@ -4,6 +4,7 @@ import Foundation
 import TrellisCanvas
 import TrellisCompositor
 import TrellisLog
+import TrellisTerminal
 import TrellisTransport
 import TrellisWire
 
@@ -28,16 +29,16 @@ struct CompositorCommand: AsyncParsableCommand {
     @Flag(help: "Keep the screen in memory only (for tests and CI); no terminal.")
     var headless = false
 
-    @Option(help: "The headless screen's size, COLUMNSxROWS.")
+    @Flag(help: "Started by the supervisor: stop when it dies, and leave Ctrl-C and hangups to it.")
+    var supervised = false
+
+    @Option(help: "The headless screen's size, COLUMNSxROWS (in a terminal, the terminal's size is used).")
     var size = "80x24"
 
     func validate() throws {
         guard RunDirectory.isValidSession(session) else { throw ValidationError("--session: '\(session)' is not a valid session name") }
         guard ControllerID(root) != nil else { throw ValidationError("--root: '\(root)' is not a controller id") }
         guard Self.parseSize(size) != nil else { throw ValidationError("--size: expected COLUMNSxROWS like 80x24, got '\(size)'") }
-        guard headless else {
-            throw ValidationError("the terminal front end is not built yet: run with --headless and read the screen through the control endpoint")
-        }
     }
 
     static func parseSize(_ s: String) -> Size? {
@@ -48,16 +49,46 @@ struct CompositorCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
+        if supervised {
+            Supervision.terminateWithParent()
+            // Only headless: the terminal's reader must stay in its foreground group.
+            if headless { Supervision.ignoreTerminalSignals() }
+        }
         let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
         let log = try RoutingLog(directory: run.logs, host: "compositor")
-        let loop = IOLoop(name: "compositor")
-        let compositor = try await Compositor.start(
-            root: ControllerID(root)!, size: Self.parseSize(size)!, hostsEndpoint: try run.ipcEndpoint("compositor"),
-            controlEndpoint: try run.ipcEndpoint("control"), loop: loop, log: log)
-        Shutdown.on([SIGTERM, SIGINT]) {
+        // The terminal first: its size is the screen's, and from here on every exit path
+        // restores it (docs/TERMINAL.md): the signals below, exit(3) and fatal signals
+        // (TerminalRestoreOnExit), and a failed start.
+        let terminal = headless ? nil : try TerminalFrontEnd.open(environment: ProcessInfo.processInfo.environment)
+        func end(_ status: Int32) -> Never {
+            terminal?.close()
             log.flush()
             log.close()
-            Foundation.exit(0)
+            Foundation.exit(status)
+        }
+        // SIGHUP: the terminal (or the ssh session) went away; restore what may be left.
+        Shutdown.on([SIGTERM, SIGINT, SIGHUP]) { end(0) }
+        let loop = IOLoop(name: "compositor")
+        let compositor: Compositor
+        do {
+            compositor = try await Compositor.start(
+                root: ControllerID(root)!, size: terminal?.size ?? Self.parseSize(size)!,
+                hostsEndpoint: try run.ipcEndpoint("compositor"), controlEndpoint: try run.ipcEndpoint("control"),
+                loop: loop, log: log)
+        } catch {
+            terminal?.close()
+            throw error
+        }
+        terminal?.attach(to: compositor, log: log) { reason in
+            log.record(RoutingRecord(
+                host: log.host, at: Compositor.id.rawValue, source: "terminal", target: Compositor.id.rawValue,
+                kind: "exit", outcome: .event, reason: reason))
+            guard supervised else { end(0) }
+            // Supervised, the person's "quit" is for the whole tree: the supervisor
+            // stops it in order (disappearance first) and then stops us. Should it not,
+            // the terminal is not held hostage.
+            kill(getppid(), SIGINT)
+            DispatchQueue.main.asyncAfter(deadline: .now() + 5) { end(0) }
         }
         _ = compositor
         try await Task.sleep(for: .seconds(Int64.max / 2_000_000_000))

@@ -16,6 +16,8 @@ struct LogsCommand: ParsableCommand {
 
     @Option(help: "Session name (default: the newest session).") var session: String?
     @Option(help: "A run directory to read instead of a named session.") var runDir: String?
+    @Option(help: "Where run directories live (default: $TRELLIS_RUN_ROOT, $XDG_RUNTIME_DIR/trellis, /tmp/trellis-UID).")
+    var runRoot: String?
     @Option(name: [.customLong("controller"), .customShort("c")], help: "Lines whose source, target or writer is this controller.")
     var controllers: [String] = []
     @Option(name: [.customLong("kind"), .customShort("k")], help: "Message kind (touch, appearance, …, link, heartbeat).")
@@ -41,7 +43,7 @@ struct LogsCommand: ParsableCommand {
             directory = "\(runDir)/logs"
         } else {
             do {
-                directory = try RunDirectory.find(session: session).logs
+                directory = try RunDirectory.find(session: session, root: runRoot ?? RunDirectory.root).logs
             } catch {
                 throw ValidationError("\(error)")
             }

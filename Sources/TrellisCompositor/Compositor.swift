@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import TrellisCanvas
 import TrellisControllers
@@ -29,6 +30,8 @@ public final class Compositor {
     private let control: Link
     private let log: RoutingLog
     private var rootIsUp = false
+    /// Frames received since the last composition that an input caused.
+    private var composedTraces: [(UInt64, ControllerID)] = []
     private var composeScheduled = false
 
     /// The compositor's id on the hosts' links, and the control endpoint's.
@@ -89,6 +92,7 @@ public final class Compositor {
         case .frame(let f):
             do {
                 try tree.apply(f, from: e.source)
+                if e.trace != 0 { composedTraces.append((e.trace, e.source)) }
             } catch {
                 event("frame #\(f.number) from \(e.source) refused: \(error)", peer: e.source)
             }
@@ -138,11 +142,19 @@ public final class Compositor {
         setNeedsCompose()
     }
 
+    /// The tree leaves the screen before its processes stop (the supervisor asks, so
+    /// that every controller's disappearance callbacks run as when a window closes).
+    public func takeDown() async {
+        guard rootIsUp else { return }
+        _ = try? await hosts.request(.appearance(Appearance(.willDisappear, animated: false)), to: rootID)
+        _ = try? await hosts.request(.appearance(Appearance(.didDisappear, animated: false)), to: rootID)
+    }
+
     /// Input enters the tree at the root, which hit-tests and routes it down (no
     /// shortcut past the containers). Returns the root's answer.
-    public func inject(_ message: Message) async -> Envelope? {
+    public func inject(_ message: Message, trace: UInt64 = 0) async -> Envelope? {
         guard rootIsUp else { return nil }
-        return try? await hosts.request(message, to: rootID)
+        return try? await hosts.request(message, to: rootID, trace: trace)
     }
 
     // MARK: Composition
@@ -158,6 +170,13 @@ public final class Compositor {
         let now = MonotonicClock.nanoseconds()
         tree.compose(into: &screen, now: now)
         onScreen?(screen)
+        // The last hop of a traced input: the frame it caused is on the screen.
+        for (trace, source) in composedTraces {
+            log.record(RoutingRecord(
+                host: log.host, at: Self.id.rawValue, source: source.rawValue, target: Self.id.rawValue, kind: "frame",
+                trace: trace, outcome: .event, via: "", detail: "composed"))
+        }
+        composedTraces.removeAll()
         if tree.isAnimating(now: now) {
             DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) {
                 MainActor.assumeIsolated { self.setNeedsCompose() }
@@ -179,7 +198,7 @@ public final class Compositor {
         switch e.message {
         case .touch, .key:
             Task {
-                let rootAnswer = await inject(e.message)
+                let rootAnswer = await inject(e.message, trace: e.trace)
                 if case .reply(let r)? = rootAnswer?.message { answer(r) } else { answer(rootAnswer == nil ? Reply(status: .failed) : nil) }
             }
         case .sizeTransition(let s):
@@ -196,8 +215,31 @@ public final class Compositor {
                     answer(Reply(status: .ok, payload: Array(self.screen.text.utf8)))
                 }
             }
+        case .request(let r) where r.name == "disappear":
+            Task {
+                await takeDown()
+                answer(Reply(status: .ok))
+            }
+        case .request(let r) where r.name == "cells":
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.composeNow()
+                    let json = (try? JSONEncoder().encode(self.screen.runs)) ?? Data("[]".utf8)
+                    answer(Reply(status: .ok, payload: Array(json)))
+                }
+            }
+        case .request(let r) where r.name == "tree":
+            // The root describes its process and asks its children's processes in turn.
+            Task {
+                guard rootIsUp, let e = try? await hosts.request(.request(Request(name: "describe")), to: rootID),
+                      case .reply(let reply) = e.message else {
+                    answer(Reply(status: .failed, payload: Array("the root controller is not connected".utf8)))
+                    return
+                }
+                answer(reply)
+            }
         case .request(let r):
-            answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen)".utf8)))
+            answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen, cells, tree, disappear)".utf8)))
         default:
             answer(Reply(status: .declined, payload: Array("the control endpoint takes touch, key, size and request".utf8)))
         }

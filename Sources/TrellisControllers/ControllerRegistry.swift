@@ -19,7 +19,19 @@ public final class ControllerRegistry {
         factories[name] = { _ in factory() }
     }
 
-    public func make(_ name: String, id: ControllerID? = nil) -> ViewController? { factories[name]?(id) }
+    public func make(_ name: String, id: ControllerID? = nil) -> ViewController? {
+        guard let c = factories[name]?(id) else { return nil }
+        configure?(c)
+        return c
+    }
+
+    /// Runs on every controller made here: a host gives scene data and embed segues to
+    /// the controllers of its process this way, whichever code asked for them.
+    public var configure: (@MainActor (ViewController) -> Void)?
+
+    /// Told when an embed segue of a controller made here could not run (the parent's
+    /// view then loads without that child); a host logs it.
+    public var segueFailed: (@MainActor (ControllerID, EmbedSegue, EmbedSegueFailure) -> Void)?
 
     public var names: [String] { factories.keys.sorted() }
 }

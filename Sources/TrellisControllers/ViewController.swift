@@ -45,6 +45,7 @@ open class ViewController: Responder, ViewOwner {
         guard loadedView == nil else { return }
         loadView()
         if loadedView == nil { install(View()) }
+        performEmbedSegues()
         logCallback("viewDidLoad")
         viewDidLoad()
     }
@@ -62,6 +63,46 @@ open class ViewController: Responder, ViewOwner {
     }
 
     open func viewDidLoad() {}
+
+    // MARK: - Embed segues (scene files)
+
+    /// What the scene handed this controller when it was embedded (`data:`).
+    public var embedData: [String: String] = [:]
+    private var pendingSegues: [EmbedSegue] = []
+    private var segueRegistry: ControllerRegistry?
+
+    /// Embed segues to run when the view loads; children come from `registry`.
+    public func setEmbedSegues(_ segues: [EmbedSegue], registry: ControllerRegistry) {
+        pendingSegues = segues
+        segueRegistry = registry
+    }
+
+    /// Called for each embed segue before the child is added (UIKit's
+    /// `prepare(for:sender:)`): the place to configure a child in this process.
+    open func prepare(for segue: EmbedSegue, destination: ViewController) {}
+
+    private func performEmbedSegues() {
+        let segues = pendingSegues
+        pendingSegues = []
+        for segue in segues {
+            do throws(EmbedSegueFailure) {
+                guard let container = loadedView?.view(withIdentifier: segue.containerView) else {
+                    throw .noContainerView(segue.containerView)
+                }
+                guard let child = segueRegistry?.make(segue.className, id: segue.destination) else {
+                    throw .unknownClass(segue.className)
+                }
+                child.embedData = segue.data
+                prepare(for: segue, destination: child)
+                addChild(child)
+                container.addSubview(child.view)
+                child.view.pinEdges(to: container)
+                child.didMove(toParent: self)
+            } catch {
+                segueRegistry?.segueFailed?(id, segue, error)
+            }
+        }
+    }
 
     // MARK: - Lifecycle callbacks (override; the framework calls them)
 

@@ -1,3 +1,4 @@
+import Foundation
 import TrellisCanvas
 import TrellisControllers
 import TrellisLog
@@ -48,7 +49,7 @@ public final class ChildHost {
             onMessage: Inbox.handler { envelope in
                 // Not `box.host?.deliver(…) ?? …`: nil is deliver's answer for "handled".
                 guard let host = box.host else { return Reply(status: .failed) }
-                return host.deliver(envelope)
+                return TraceContext.with(envelope.trace) { host.deliver(envelope) }
             })
         let proxy = ParentProxy(id: parent, port: LinkPort(link: link, peer: nil, timeout: options.requestTimeout))
         let window = Window(size: .zero, log: log, host: log.host)
@@ -98,6 +99,12 @@ public final class ChildHost {
         case .appearance, .touch:
             embedView()
             return controller.handleMessage(message, from: proxy)
+        case .request(let r) where r.name == ControllerDescription.request:
+            // For `trellis tree`: this process's part of the tree, asked by the parent.
+            guard let json = try? JSONEncoder().encode(controller.describe(isProcessRoot: true)) else {
+                return Reply(status: .failed, payload: Array("could not encode the description".utf8))
+            }
+            return Reply(status: .ok, payload: Array(json))
         default:
             return controller.handleMessage(message, from: proxy)
         }

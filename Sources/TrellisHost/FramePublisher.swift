@@ -18,6 +18,8 @@ final class FramePublisher {
     private var number: UInt32 = 0
     private var placements: [ControllerID: Placement] = [:]
     private var scheduled = false
+    /// The input that caused the next frame, if one did (the latest wins).
+    private var trace: UInt64 = 0
 
     init(link: Link, window: Window) {
         self.link = link
@@ -25,6 +27,7 @@ final class FramePublisher {
     }
 
     func setNeedsFrame() {
+        if TraceContext.current != 0 { trace = TraceContext.current }
         guard !scheduled else { return }
         scheduled = true
         DispatchQueue.main.async { MainActor.assumeIsolated { self.publish() } }
@@ -53,9 +56,10 @@ final class FramePublisher {
             messages.append(.placement(p))
         }
         placements = now
-        let link = self.link, out = messages
+        let link = self.link, out = messages, trace = self.trace
+        self.trace = 0
         if !out.isEmpty {
-            link.loop.execute { link.assumeIsolated { l in for m in out { _ = try? l.send(m) } } }
+            link.loop.execute { link.assumeIsolated { l in for m in out { _ = try? l.send(m, trace: trace) } } }
         }
         if window.animator.isAnimating {
             DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) {

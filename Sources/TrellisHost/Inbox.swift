@@ -4,7 +4,9 @@ import TrellisWire
 
 /// Carries messages a link accepted (on its I/O thread) to the controllers (on the main
 /// actor), and their answers back: an ack once the controller has handled the message,
-/// or a reply for a request or a touch. The sender is waiting for exactly that.
+/// or a reply for a request, a touch or a key. The sender is waiting for exactly that.
+/// Input (touch, key) is answered with a reply because the sender must learn whether
+/// anything handled it: the compositor quits on a Ctrl+C nothing handled.
 enum Inbox {
     static func handler(
         _ handle: @escaping @MainActor @Sendable (Envelope) -> Reply?
@@ -13,7 +15,7 @@ enum Inbox {
             let answering: Link = link
             MainMailbox.shared.post {
                 let reply = handle(envelope)
-                let wantsReply = envelope.kind == .request || envelope.kind == .touch
+                let wantsReply = envelope.kind == .request || envelope.kind == .touch || envelope.kind == .key
                 answering.loop.execute {
                     answering.assumeIsolated { l in
                         if wantsReply {

@@ -36,7 +36,7 @@ public final class LinkPort: RemotePort {
             return Reply(status: .failed, payload: Array("\(peer) is not responding".utf8))
         }
         let answer = Answer()
-        let link = self.link, peer = self.peer, timeout = self.timeout
+        let link = self.link, peer = self.peer, timeout = self.timeout, trace = TraceContext.current
         Task.detached {
             // A child that has not connected yet (its process is still starting) is
             // waited for within the same bound, rather than dropped at once.
@@ -47,7 +47,7 @@ public final class LinkPort: RemotePort {
                 }
             }
             do throws(LinkError) {
-                answer.set(.success(try await link.request(message, to: peer, timeout: timeout)))
+                answer.set(.success(try await link.request(message, to: peer, trace: trace, timeout: timeout)))
             } catch {
                 answer.set(.failure(error))
             }

@@ -31,7 +31,7 @@ public final class RemoteChildren {
             id: parent, endpoint: endpoint, loop: loop, log: log, options: options,
             onMessage: Inbox.handler { envelope in
                 guard let children = box.children else { return Reply(status: .failed) }
-                return children.deliver(envelope)
+                return TraceContext.with(envelope.trace) { children.deliver(envelope) }
             },
             onPeer: { event in
                 MainMailbox.shared.post { box.children?.peer(event) }

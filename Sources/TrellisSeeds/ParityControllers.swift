@@ -73,13 +73,3 @@ public final class ParityLeaf: ViewController {
         view.addSubview(label)
     }
 }
-
-/// The controller classes of the seeds app, by name: what a host process can run.
-@MainActor
-public enum SeedControllers {
-    public static func register(in registry: ControllerRegistry) {
-        registry.register("ParityContainer") { [unowned registry] id in ParityContainer(registry: registry, id: id ?? "Container") }
-        registry.register("ParityChild") { id in ParityChild(id: id) }
-        registry.register("ParityLeaf") { id in ParityLeaf(id: id) }
-    }
-}

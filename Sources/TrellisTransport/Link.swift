@@ -64,6 +64,8 @@ public actor Link {
         var lastHeard: UInt64
         var lastSent: UInt64 = 0
         var connected: Bool
+        /// From its hello: a hello with another pid is a new process under the same id.
+        var pid: UInt32?
     }
 
     private enum Pending {
@@ -367,11 +369,20 @@ public actor Link {
 
     /// A decoded, well-formed message.
     private func accept(_ e: Envelope, bytes: Int, via: String) {
+        let wasConnected = peers[e.source]?.connected == true
         heard(from: e.source)
         switch e.message {
-        case .hello:
+        case .hello(let hello):
             record(e, outcome: .received, bytes: bytes, via: via)
             _ = try? send(.ack, to: e.source, trace: e.trace, correlation: e.sequence)
+            // A restarted peer can say hello before its old process's heartbeats are
+            // missed: without this, its parent would never know to bring it up again.
+            if wasConnected, let old = peers[e.source]?.pid, old != hello.pid {
+                logEvent("peer \(e.source) restarted (pid \(old) → \(hello.pid))", peer: e.source)
+                onPeer(.lost(e.source))
+                onPeer(.connected(e.source))
+            }
+            peers[e.source]?.pid = hello.pid
         case .heartbeat:
             record(e, outcome: .received, bytes: bytes, via: via)
         case .ack, .reply, .error:

@@ -36,7 +36,14 @@ open class View: Responder {
             let resized = newValue.size != storedFrame.size
             storedFrame = newValue
             if resized { setNeedsLayout() }
-            if translatesAutoresizingMaskIntoConstraints { invalidateLayoutEngine() }
+            if translatesAutoresizingMaskIntoConstraints {
+                invalidateLayoutEngine()
+            } else if resized, owner != nil {
+                // A controller's root view is the fixed frame of its own domain however its
+                // parent places it: placed by the parent's constraints, a new size must
+                // still re-solve what is inside.
+                layoutEngine.invalidate()
+            }
             setNeedsDisplay()
         }
     }
@@ -96,6 +103,10 @@ open class View: Responder {
             view.owner?.rootViewDidMove(from: old)
         }
         setNeedsLayout()
+        // Layout the new subview had pending before it was in this tree (a controller's
+        // root view loaded and sized off screen) must be reached by the next pass, which
+        // descends only into subtrees marked as needing it.
+        if view.needsLayout || view.subtreeNeedsLayout { subtreeNeedsLayout = true }
         invalidateLayoutEngine()
         setNeedsDisplay()
     }

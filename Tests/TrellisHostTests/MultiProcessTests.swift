@@ -64,9 +64,10 @@ import TrellisWire
             return String(decoding: r.payload, as: UTF8.self)
         }
 
-        /// Polls the screen until `predicate` holds or 10 s pass; returns the last screen.
+        /// Polls the screen until `predicate` holds or 20 s pass; returns the last screen.
+        /// (Generous: a restarted process on a loaded 2-core CI machine is slow to start.)
         func waitForScreen(_ predicate: (String) -> Bool) async throws -> String {
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(20)
             var last = ""
             while ContinuousClock.now < deadline {
                 last = try await screen()

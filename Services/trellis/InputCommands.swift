@@ -1,0 +1,80 @@
+import ArgumentParser
+import TrellisCanvas
+import TrellisClient
+import TrellisLog
+import TrellisWire
+
+/// `trellis tap`: a tap at a cell, or on the text the screen shows.
+struct TapCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tap", abstract: "Tap at X,Y or on the first place the screen shows --text.")
+
+    @OptionGroup var options: SessionOptions
+    @Argument(help: "The cell X,Y (0-based column,row).") var point: PointArgument?
+    @Option(help: "Tap the middle of this text where the screen shows it.") var text: String?
+
+    func validate() throws {
+        guard (point == nil) != (text == nil) else { throw ValidationError("give either X,Y or --text TEXT") }
+    }
+
+    func run() async throws {
+        try await options.withClient { client in
+            if let text {
+                let (at, trace) = try await client.tap(text: text)
+                print("tapped \(text.debugDescription) at \(at.x),\(at.y), trace \(TraceID.hex(trace))")
+            } else if let point {
+                let trace = try await client.tap(at: point.point)
+                print("tapped \(point.point.x),\(point.point.y), trace \(TraceID.hex(trace))")
+            }
+        }
+    }
+}
+
+/// `trellis drag`: a touch that moves from one cell to another.
+struct DragCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "drag", abstract: "Drag from X,Y to X,Y.")
+
+    @OptionGroup var options: SessionOptions
+    @Argument(help: "Where the touch begins, X,Y.") var from: PointArgument
+    @Argument(help: "Where it ends, X,Y.") var to: PointArgument
+    @Option(help: "Moves between the two.") var steps = 8
+
+    func run() async throws {
+        let trace = try await options.withClient { try await $0.drag(from: from.point, to: to.point, steps: steps) }
+        print("dragged, trace \(TraceID.hex(trace))")
+    }
+}
+
+/// `trellis key`: text, or a named key.
+struct KeyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "key", abstract: "Send text, or a named key (enter, tab, escape, up, …, f12).")
+
+    @OptionGroup var options: SessionOptions
+    @Argument(help: "Text to type, or with --special a key name.") var text: String
+    @Flag(help: "TEXT names a key.") var special = false
+
+    func run() async throws {
+        var press = KeyPress(text: text)
+        if special {
+            guard let key = KeyPress.Special.allCases.first(where: { "\($0)".lowercased() == text.lowercased() }), key != .none else {
+                throw ValidationError("unknown key '\(text)'; one of \(KeyPress.Special.allCases.dropFirst().map { "\($0)" }.joined(separator: ", "))")
+            }
+            press = KeyPress(special: key)
+        }
+        let trace = try await options.withClient { try await $0.key(press) }
+        print("sent, trace \(TraceID.hex(trace))")
+    }
+}
+
+/// `trellis resize`: what a terminal resize does — a size transition at the root.
+struct ResizeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "resize", abstract: "Resize the screen to COLUMNSxROWS.")
+
+    @OptionGroup var options: SessionOptions
+    @Argument(help: "The new size, COLUMNSxROWS.") var size: SizeArgument
+
+    func run() async throws {
+        try await options.withClient { try await $0.resize(to: size.size) }
+    }
+}

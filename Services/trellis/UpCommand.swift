@@ -1,0 +1,85 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import TrellisLog
+import TrellisSupervisor
+
+/// `trellis up SCENE`: starts the scene's tree under a supervisor and stays in the
+/// foreground until Ctrl-C/SIGTERM, `trellis down`, or the restart policy gives up.
+struct UpCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "up",
+        abstract: "Start a scene's controller tree: the compositor and one host per process-placed controller.",
+        discussion: """
+            Without --headless the compositor owns this terminal. With --headless the screen \
+            lives in memory and test clients read it: `trellis screen`, `tap`, `wait`, `logs`. \
+            Exit status: 0 when stopped on request, 1 when the restart policy stopped the tree.
+            """
+    )
+
+    @Argument(help: "The scene file (YAML; docs/SCENES.md).") var scene: String
+    @Flag(help: "No terminal: the compositor keeps the screen in memory for test clients.") var headless = false
+    @Option(help: "The session name (default: the scene file's name).") var session: String?
+    @Option(help: "Where run directories live (default: $TRELLIS_RUN_ROOT, $XDG_RUNTIME_DIR/trellis, /tmp/trellis-UID).")
+    var runRoot: String?
+    @Option(help: "Seconds to wait for the tree to come up.") var timeout: Double = 20
+
+    func validate() throws {
+        if let session, !RunDirectory.isValidSession(session) {
+            throw ValidationError("--session: '\(session)' is not a session name (letters, digits, . _ -)")
+        }
+    }
+
+    @MainActor
+    func run() async throws {
+        let scene: Scene
+        do { scene = try Scene.load(path: self.scene) } catch { throw CLIError("\(error)") }
+        let name = session ?? Self.sessionName(for: self.scene)
+        let root = runRoot ?? RunDirectory.root
+        let run = try RunDirectory.create(session: name, root: root)
+        if let old = try? SessionState.read(from: run), old.isSupervisorAlive, old.state != "stopped" {
+            throw CLIError("session \(name) is already running (supervisor pid \(old.supervisor)); `trellis down --session \(name)` first")
+        }
+        guard let binaries = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else {
+            throw CLIError("cannot tell where the trellis binary is, so not where trellis-app is")
+        }
+        let supervisor = try Supervisor(scene: scene, run: run, binaries: binaries, headless: headless)
+        do { try supervisor.validate() } catch { throw CLIError("\(error)") }
+        supervisor.progress = { line in FileHandle.standardError.write(Data("trellis: \(line)\n".utf8)) }
+        Signals.on([SIGINT, SIGTERM, SIGHUP]) { Task { await supervisor.stop() } }
+        try supervisor.start()
+        // The compositor now owns the terminal: progress goes to the log only.
+        if !headless { supervisor.progress = { _ in } }
+        let up = await supervisor.waitUntilUp(timeout: .milliseconds(Int64(timeout * 1000)))
+        if !up {
+            await supervisor.stop(because: "the tree did not come up within \(timeout) s")
+        } else if headless {
+            FileHandle.standardError.write(Data("trellis: session \(name) is up — `trellis screen --session \(name)`, `trellis down --session \(name)`\n".utf8))
+        }
+        if let reason = await supervisor.stoppedReason() {
+            throw CLIError("the tree stopped: \(reason) (see `trellis logs --session \(name) --kind supervisor`)")
+        }
+    }
+
+    /// `deploy/scenes/demo.yaml` → `demo`.
+    static func sessionName(for path: String) -> String {
+        let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let cleaned = String(base.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "-" })
+        return RunDirectory.isValidSession(cleaned) ? cleaned : "scene"
+    }
+}
+
+/// Runs `body` on the main actor when one of `signals` arrives (instead of dying).
+@MainActor
+enum Signals {
+    static var sources: [any DispatchSourceSignal] = []
+    static func on(_ signals: [Int32], _ body: @escaping @MainActor () -> Void) {
+        for sig in signals {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler { MainActor.assumeIsolated { body() } }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

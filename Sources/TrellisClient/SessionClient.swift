@@ -1,0 +1,294 @@
+import Foundation
+import TrellisCanvas
+import TrellisCompositor
+import TrellisControllers
+import TrellisLog
+import TrellisTransport
+import TrellisWire
+
+/// A test client attached to a running session: it drives the tree exactly as a
+/// terminal would — input enters at the compositor's control endpoint and the root
+/// container routes it down — and reads what the compositor composed and what every
+/// process logged. `trellis screen|tap|wait|…` and Swift tests both use it.
+///
+/// ```swift
+/// let app = try await SessionClient.attach(session: "demo")
+/// try await app.tap(text: "next")
+/// try await app.wait(forText: "Detail", timeout: .seconds(5))
+/// #expect(try app.callbacks(of: "Detail").first == "Detail.viewDidLoad")
+/// ```
+public actor SessionClient {
+    public let run: RunDirectory
+    private let loop: IOLoop
+    private let log: RoutingLog
+    private let link: Link
+
+    private init(run: RunDirectory, loop: IOLoop, log: RoutingLog, link: Link) {
+        self.run = run
+        self.loop = loop
+        self.log = log
+        self.link = link
+    }
+
+    /// Attaches to `session` (the newest when nil); waits up to `timeout` for it to
+    /// exist and for the compositor's control endpoint to answer.
+    public static func attach(
+        session: String? = nil, root: String = RunDirectory.root, timeout: Duration = .seconds(10)
+    ) async throws -> SessionClient {
+        // A client started beside `trellis up` may look before the session exists.
+        let deadline = ContinuousClock.now + timeout
+        var found: RunDirectory?
+        while found == nil {
+            do { found = try RunDirectory.find(session: session, root: root) } catch {
+                guard ContinuousClock.now < deadline else { throw ClientError.noSession("\(error)") }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        let run = found!
+        let loop = IOLoop(name: "client")
+        // Each client process logs as its own host, so a tap from a test shows up in
+        // `trellis logs` as the first hop of its path.
+        let log = try RoutingLog(directory: run.logs, host: "client")
+        let id = ControllerID("client-\(getpid())-\(UInt16.random(in: 0...UInt16.max))")!
+        let link: Link
+        do {
+            link = try await Link.connect(id: id, parent: Compositor.controlID, endpoint: try run.ipcEndpoint("control"), loop: loop, log: log)
+        } catch {
+            loop.shutdown()
+            throw ClientError.unreachable(run.session, "\(error)")
+        }
+        while await !link.connectedPeers.contains(Compositor.controlID) {
+            guard ContinuousClock.now < deadline else {
+                await link.close()
+                loop.shutdown()
+                throw ClientError.unreachable(run.session, "the compositor's control endpoint did not answer within \(timeout)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return SessionClient(run: run, loop: loop, log: log, link: link)
+    }
+
+    /// Detaches; the session keeps running.
+    public func close() async {
+        await link.close()
+        log.close()
+        loop.shutdown()
+    }
+
+    // MARK: The screen
+
+    /// The composed screen as text, one line per row, after everything sent before.
+    public func screen() async throws -> String {
+        let reply = try await request("screen")
+        return String(decoding: reply.payload, as: UTF8.self)
+    }
+
+    /// The composed screen with its attributes: each row as runs of equally styled cells.
+    public func cells() async throws -> [[StyledRun]] {
+        let reply = try await request("cells")
+        do { return try JSONDecoder().decode([[StyledRun]].self, from: Data(reply.payload)) } catch {
+            throw ClientError.failed("cells", "the compositor's answer is not rows of cells: \(error)")
+        }
+    }
+
+    /// Polls the screen until it shows `text`; throws `.timeout` with the last screen.
+    @discardableResult
+    public func wait(forText text: String, timeout: Duration = .seconds(10)) async throws -> String {
+        try await wait(timeout: timeout, for: "the screen to show \(text.debugDescription)") { $0.contains(text) }
+    }
+
+    /// Polls the screen until it no longer shows `text`.
+    @discardableResult
+    public func wait(forTextGone text: String, timeout: Duration = .seconds(10)) async throws -> String {
+        try await wait(timeout: timeout, for: "the screen to stop showing \(text.debugDescription)") { !$0.contains(text) }
+    }
+
+    private func wait(timeout: Duration, for what: String, _ done: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        var last = ""
+        while true {
+            last = try await screen()
+            if done(last) { return last }
+            guard ContinuousClock.now < deadline else { throw ClientError.timeout(what, screen: last) }
+            try await Task.sleep(for: .milliseconds(40))
+        }
+    }
+
+    /// Every controller of the tree, across processes: class, placement, appearance,
+    /// traits and frame (`trellis tree`).
+    public func tree() async throws -> ControllerDescription {
+        let reply = try await request("tree")
+        do { return try JSONDecoder().decode(ControllerDescription.self, from: Data(reply.payload)) } catch {
+            throw ClientError.failed("tree", "the compositor's answer is not a tree: \(error)")
+        }
+    }
+
+    /// Polls the tree until controller `id` is in appearance state `state`
+    /// (`appeared`, `disappeared`, …).
+    @discardableResult
+    public func wait(forController id: String, state: String, timeout: Duration = .seconds(10)) async throws -> ControllerDescription {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            // Until the root is up there is no tree to ask: that is waiting, not failing.
+            let t = try? await tree()
+            if let c = t?.find(id), c.appearance == state { return c }
+            guard ContinuousClock.now < deadline else {
+                throw ClientError.timeout("\(id) to be \(state); the tree is:\n\(t?.text() ?? "(no root yet)")", screen: (try? await screen()) ?? "")
+            }
+            try await Task.sleep(for: .milliseconds(60))
+        }
+    }
+
+    // MARK: Input
+
+    /// A tap (began, ended) at a screen cell. Returns its trace id: `trellis trace`
+    /// follows it through every hop to the frame it produced.
+    @discardableResult
+    public func tap(at point: Point) async throws -> UInt64 {
+        let trace = Self.newTrace()
+        try await touch(.began, at: point, trace: trace)
+        try await touch(.ended, at: point, trace: trace)
+        return trace
+    }
+
+    /// A fresh trace id, never 0 (0 means "not traced").
+    static func newTrace() -> UInt64 { UInt64.random(in: 1...UInt64.max) }
+
+    /// Taps the middle of the first place the screen shows `text`; returns where, and
+    /// the tap's trace id.
+    @discardableResult
+    public func tap(text: String) async throws -> (point: Point, trace: UInt64) {
+        let shown = try await screen()
+        guard let at = ScreenText.locate(text, in: shown) else { throw ClientError.notOnScreen(text, screen: shown) }
+        return (at, try await tap(at: at))
+    }
+
+    /// A drag: began at `from`, `steps` moves along the line, ended at `to`.
+    @discardableResult
+    public func drag(from: Point, to: Point, steps: Int = 8) async throws -> UInt64 {
+        let trace = Self.newTrace()
+        try await touch(.began, at: from, trace: trace)
+        let n = max(1, steps)
+        for i in 1...n {
+            let p = Point(x: from.x + (to.x - from.x) * i / n, y: from.y + (to.y - from.y) * i / n)
+            try await touch(.moved, at: p, trace: trace)
+        }
+        try await touch(.ended, at: to, trace: trace)
+        return trace
+    }
+
+    public func touch(_ phase: TouchInput.Phase, at point: Point, pointer: UInt32 = 0, trace: UInt64 = 0) async throws {
+        let input = TouchInput(
+            phase: phase, tapCount: 1, pointer: pointer, x: Int32(point.x), y: Int32(point.y),
+            timestamp: MonotonicClock.nanoseconds())
+        try await send(.touch(input), trace: trace == 0 ? Self.newTrace() : trace)
+    }
+
+    /// A key press, as the terminal would deliver it; returns its trace id.
+    @discardableResult
+    public func key(_ key: KeyPress) async throws -> UInt64 {
+        let trace = Self.newTrace()
+        try await send(.key(key), trace: trace)
+        return trace
+    }
+
+    /// The terminal's new size: a size transition at the root, traits follow.
+    public func resize(to size: Size) async throws {
+        try await send(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))))
+    }
+
+    /// Asks the compositor to take the tree off the screen (disappearance callbacks).
+    public func disappear() async throws { _ = try await request("disappear") }
+
+    // MARK: The log
+
+    /// Every routing record of the session so far, all processes merged by time.
+    public nonisolated func records() -> [RoutingRecord] {
+        var reader = LogReader(directory: run.logs)
+        return reader.readNew()
+    }
+
+    /// The ordered callback log (`Id.callback` lines, e.g. `Child.viewWillAppear(false)`)
+    /// of the given controllers, or of all when `ids` is empty.
+    public nonisolated func callbacks(of ids: Set<String> = []) -> [String] {
+        records().filter { $0.kind == "callback" && (ids.isEmpty || ids.contains($0.at)) }.compactMap(\.detail)
+    }
+
+    /// Waits until the callback log has `line` (each process writes its log within
+    /// 50 ms of an event, so a callback can be read shortly after the screen shows it);
+    /// returns the callback log of `ids` then.
+    @discardableResult
+    public func wait(forCallback line: String, of ids: Set<String> = [], timeout: Duration = .seconds(10)) async throws -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if callbacks().contains(line) { return callbacks(of: ids) }
+            guard ContinuousClock.now < deadline else {
+                throw ClientError.timeout("the callback \(line.debugDescription) in the log", screen: (try? await screen()) ?? "")
+            }
+            try await Task.sleep(for: .milliseconds(40))
+        }
+    }
+
+    /// Waits until no message is in flight anywhere in the tree and nothing but the
+    /// links' heartbeats has been logged for `quiet` (each process writes its log within
+    /// 50 ms, so `quiet` must be longer than that for the log to be the whole truth).
+    public func waitUntilIdle(quiet: Duration = .milliseconds(200), timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        var reader = LogReader(directory: run.logs)
+        var flight = InFlight()
+        var lastChange = ContinuousClock.now
+        while true {
+            let new = reader.readNew()
+            flight.add(new)
+            // Links heartbeat forever; only the tree's own messages break the quiet.
+            if new.contains(where: { $0.kind != "heartbeat" && $0.kind != "link" }) { lastChange = ContinuousClock.now }
+            if flight.pending.isEmpty && ContinuousClock.now - lastChange >= quiet { return }
+            guard ContinuousClock.now < deadline else {
+                let what = flight.pending.prefix(5).map { "\($0.kind) \($0.source) → \($0.target) #\($0.sequence)" }
+                throw ClientError.timeout(
+                    "the tree to be idle; in flight: \(what.isEmpty ? "nothing, but the log keeps growing" : what.joined(separator: ", "))",
+                    screen: (try? await screen()) ?? "")
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
+    // MARK: Plumbing
+
+    private func send(_ message: Message, trace: UInt64 = 0) async throws {
+        let answer: Envelope
+        do { answer = try await link.request(message, trace: trace) } catch { throw ClientError.failed("\(message.kind)", "\(error)") }
+        if case .reply(let r) = answer.message, r.status != .ok {
+            throw ClientError.failed("\(message.kind)", "\(r.status): \(String(decoding: r.payload, as: UTF8.self))")
+        }
+    }
+
+    private func request(_ name: String) async throws -> Reply {
+        let answer: Envelope
+        do { answer = try await link.request(.request(Request(name: name))) } catch {
+            throw ClientError.failed(name, "\(error)")
+        }
+        guard case .reply(let r) = answer.message else { throw ClientError.failed(name, "no reply") }
+        guard r.status == .ok else { throw ClientError.failed(name, "\(r.status): \(String(decoding: r.payload, as: UTF8.self))") }
+        return r
+    }
+}
+
+/// What can go wrong for a client; each says what to do about it.
+public enum ClientError: Error, CustomStringConvertible {
+    case noSession(String)
+    case unreachable(String, String)
+    case timeout(String, screen: String)
+    case notOnScreen(String, screen: String)
+    case failed(String, String)
+
+    public var description: String {
+        switch self {
+        case .noSession(let why): "no session to attach to: \(why)"
+        case .unreachable(let s, let why): "session \(s) does not answer: \(why) (is it up? `trellis ps --session \(s)`)"
+        case .timeout(let what, let screen): "timed out waiting for \(what); the screen shows:\n\(screen)"
+        case .notOnScreen(let text, let screen): "\(text.debugDescription) is not on the screen; it shows:\n\(screen)"
+        case .failed(let what, let why): "\(what) failed: \(why)"
+        }
+    }
+}

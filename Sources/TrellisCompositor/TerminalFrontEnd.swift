@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import TrellisCanvas
+import TrellisControllers
+import TrellisLog
+import TrellisTerminal
+import TrellisTransport
+import TrellisWire
+
+/// The compositor's terminal (docs/TERMINAL.md): it takes the terminal on standard
+/// output, enters its modes (alternate screen, hidden cursor, SGR mouse, bracketed
+/// paste) and raw mode, draws every composed screen there, turns what the terminal sends
+/// into input for the root, turns SIGWINCH into a size transition at the root, and puts
+/// the terminal back as it found it.
+///
+/// Reading and writing happen on a loop thread of their own (`IOLoop` "terminal"), as
+/// the compositor's sockets do on theirs: the main actor only composes and routes, and
+/// a terminal that stops reading can slow neither the sockets nor the tree.
+@MainActor
+public final class TerminalFrontEnd {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The terminal's size when it was opened; later sizes arrive as SIGWINCH.
+    public let size: Size
+    /// The colours frames are written in (from NO_COLOR, COLORTERM, TERM).
+    public let depth: TrellisTerminal.ColorDepth
+    private let fd: Int32
+    private let restorer: TerminalRestorer
+    private let loop: IOLoop
+    private let output: TerminalOutput
+    private var reader: TerminalInputReader?
+    private var queue: TerminalInputQueue?
+    private var resizeSource: (any DispatchSourceSignal)?
+    private var closed = false
+
+    private init(size: Size, depth: TrellisTerminal.ColorDepth, fd: Int32, restorer: TerminalRestorer) {
+        self.size = size
+        self.depth = depth
+        self.fd = fd
+        self.restorer = restorer
+        loop = IOLoop(name: "terminal")
+        output = TerminalOutput(fd: fd, loop: loop, size: size, depth: depth)
+    }
+
+    /// Takes the terminal that standard output is: raw mode, then the modes. From here
+    /// on every exit path restores it (`close`, `exit(3)`, fatal signals; the process
+    /// routes SIGTERM, SIGINT and SIGHUP to `close`).
+    public static func open(environment: [String: String], modes: TerminalModes = TerminalModes()) throws(Failure) -> TerminalFrontEnd {
+        guard isatty(STDOUT_FILENO) == 1, let name = ttyname(STDOUT_FILENO) else {
+            throw Failure(description: "standard output is not a terminal: run with --headless, or in a terminal")
+        }
+        let path = String(cString: name)
+        // A descriptor of our own (a new open file description), so that O_NONBLOCK for
+        // latest-frame-wins writing does not leak into the shell that shares stdout.
+        let fd = openDescriptor(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard let size = TerminalSize.query(fd: fd) else {
+            closeDescriptor(fd)
+            throw Failure(description: "\(path) reports no window size: run with --headless --size COLUMNSxROWS")
+        }
+        let saved: termios
+        do {
+            saved = try RawMode.enter(fd: fd)
+        } catch {
+            closeDescriptor(fd)
+            throw Failure(description: "cannot put \(path) in raw mode: \(error)")
+        }
+        // The restore writes to standard output, which blocks: at exit the leave bytes
+        // must get through even when the terminal is momentarily full.
+        let restorer = TerminalRestorer(fd: STDOUT_FILENO, modes: modes, saved: saved)
+        TerminalRestoreOnExit.install(restorer)
+        let enter = modes.enterBytes
+        var offset = 0
+        while offset < enter.count {
+            let n = enter.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, enter.count - offset) }
+            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { break }
+        }
+        return TerminalFrontEnd(
+            size: size, depth: TrellisTerminal.ColorDepth.detect(environment: environment), fd: fd, restorer: restorer)
+    }
+
+    /// Connects the terminal to `compositor`: its screens are drawn here, and input and
+    /// resizes go to it exactly as the control endpoint's `touch`, `key` and `size` do.
+    /// `onEnd` runs when the terminal is gone (end of input) or an unhandled Ctrl+C asks
+    /// to quit; it should `close()` and exit.
+    public func attach(to compositor: Compositor, log: RoutingLog, onEnd: @escaping @MainActor (String) -> Void) {
+        compositor.environment.colorDepth = Self.traitDepth(depth)
+        let output = output
+        compositor.onScreen = { screen in output.show(screen) }
+        let queue = TerminalInputQueue(
+            inject: { [weak compositor] message in await compositor?.inject(message) }, log: log,
+            onInterrupt: { onEnd("Ctrl+C not handled by the root") })
+        self.queue = queue
+        let reader = TerminalInputReader(
+            fd: fd, loop: loop,
+            deliver: { events in
+                DispatchQueue.main.async { MainActor.assumeIsolated { queue.enqueue(events) } }
+            },
+            closed: { reason in
+                DispatchQueue.main.async { MainActor.assumeIsolated { onEnd("terminal input: \(reason)") } }
+            })
+        self.reader = reader
+        reader.start()
+
+        signal(SIGWINCH, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        let fd = fd
+        source.setEventHandler {
+            MainActor.assumeIsolated {
+                guard let size = TerminalSize.query(fd: fd) else { return }
+                // The terminal reflowed or cleared itself: the next frame redraws all.
+                output.invalidate()
+                Task { await compositor.resize(to: size) }
+            }
+        }
+        source.resume()
+        resizeSource = source
+    }
+
+    /// Stops reading and writing and restores the terminal. Idempotent.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        resizeSource?.cancel()
+        let (reader, output) = (reader, output)
+        loop.execute {
+            reader?.stop()
+            output.finish(timeout: 200_000_000)
+        }
+        loop.shutdown()
+        restorer.restore()
+        closeDescriptor(fd)
+    }
+
+    static func traitDepth(_ depth: TrellisTerminal.ColorDepth) -> Traits.ColorDepth {
+        switch depth {
+        case .none: .none
+        case .ansi16: .ansi16
+        case .ansi256: .ansi256
+        case .trueColor: .trueColor
+        }
+    }
+}
+
+// open(2) and close(2) under names the front end's own `open` and `close` do not shadow.
+private func openDescriptor(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
+private func closeDescriptor(_ fd: Int32) { close(fd) }

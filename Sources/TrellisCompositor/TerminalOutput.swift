@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+import TrellisCanvas
+import TrellisLog
+import TrellisTerminal
+import TrellisTransport
+
+/// The terminal's output side: takes each composed screen and writes the bytes that
+/// show it, on the terminal's I/O loop thread, never on the main thread or Swift's
+/// cooperative pool.
+///
+/// The latest screen wins. Only one screen waits (`latest`); a newer one replaces it, so
+/// a terminal slower than the compositor gets fewer frames, never a backlog. Each frame
+/// is one `ScreenWriter` buffer (changed cells only, inside synchronized-update
+/// brackets) written to a non-blocking descriptor. When a write would block, the rest of
+/// that frame is kept and finished first (the writer already counts it as shown), and
+/// `FrameThrottle` stretches the gap before the next frame: later, at a lower rate.
+final class TerminalOutput: @unchecked Sendable {
+    // @unchecked: `latest` and `counters` are Mutex/Atomic; every other field is touched
+    // only on `loop`'s thread: `show` hands over through `latest` and `loop.execute`, and
+    // every other entry point is a closure run by the loop (execute or a loop timer).
+
+    private let fd: Int32
+    private let loop: IOLoop
+    private let latest = Mutex<Surface?>(nil)
+    private var writer: ScreenWriter
+    private var throttle: FrameThrottle
+    private var pending: [UInt8] = []
+    private var pendingOffset = 0
+    private var timer: UInt64?
+    /// Set when the terminal is gone (EIO, EBADF …): nothing more is written.
+    private var dead = false
+
+    /// Frames written whole, and screens replaced before they were written.
+    let framesWritten = Atomic<Int>(0)
+    let framesCoalesced = Atomic<Int>(0)
+    /// Writes that would have blocked.
+    let writesBlocked = Atomic<Int>(0)
+
+    /// `fd` must be non-blocking (`O_NONBLOCK`).
+    init(fd: Int32, loop: IOLoop, size: Size, depth: ColorDepth, throttle: FrameThrottle = FrameThrottle()) {
+        self.fd = fd
+        self.loop = loop
+        writer = ScreenWriter(size: size, depth: depth)
+        self.throttle = throttle
+    }
+
+    /// From any thread: `screen` is what the terminal should show next.
+    func show(_ screen: Surface) {
+        let replaced = latest.withLock { slot -> Bool in
+            defer { slot = screen }
+            return slot != nil
+        }
+        if replaced {
+            // A pump is already due (queued, or a timer armed) and will take the newest.
+            framesCoalesced.add(1, ordering: .relaxed)
+        } else {
+            loop.execute { self.pump() }
+        }
+    }
+
+    /// From any thread: something else may have changed the terminal (a resize reflows
+    /// it); the next frame redraws everything.
+    func invalidate() {
+        loop.execute { self.writer.invalidate() }
+    }
+
+    /// On the loop, at exit: finishes the frame in flight, waiting at most `timeout` ns
+    /// for the terminal to take it, so the restore bytes that follow do not land inside
+    /// an escape sequence. Writes nothing after.
+    func finish(timeout: UInt64) {
+        loop.preconditionOnLoop()
+        let deadline = MonotonicClock.nanoseconds() &+ timeout
+        while !dead && pendingOffset < pending.count {
+            let now = MonotonicClock.nanoseconds()
+            guard now < deadline else { break }
+            var waiting = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&waiting, 1, Int32(max(1, (deadline - now) / 1_000_000)))
+            _ = drain()
+        }
+        dead = true
+    }
+
+    // MARK: On the loop
+
+    private func pump() {
+        guard !dead else { return }
+        if pendingOffset < pending.count {
+            guard drain() else { return arm() }
+        }
+        let now = MonotonicClock.nanoseconds()
+        guard throttle.mayWrite(at: now) else { return arm() }
+        guard let screen = latest.withLock({ slot -> Surface? in
+            defer { slot = nil }
+            return slot
+        }) else { return }
+        pending = writer.frame(screen)
+        pendingOffset = 0
+        if pending.isEmpty { return }
+        if drain() {
+            throttle.wrote(at: MonotonicClock.nanoseconds())
+        } else {
+            writesBlocked.add(1, ordering: .relaxed)
+            throttle.blocked(at: MonotonicClock.nanoseconds())
+            arm()
+        }
+    }
+
+    /// Writes what is pending without blocking; true when none is left.
+    private func drain() -> Bool {
+        while pendingOffset < pending.count {
+            let n = pending.withUnsafeBytes { bytes in
+                write(fd, bytes.baseAddress! + pendingOffset, bytes.count - pendingOffset)
+            }
+            if n > 0 {
+                pendingOffset += n
+                continue
+            }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return false }
+            // The terminal is gone; the hang-up (SIGHUP or EOF on input) ends the process.
+            dead = true
+            pending = []
+            pendingOffset = 0
+            return true
+        }
+        if !pending.isEmpty {
+            // A frame counts as written once its last byte is out, however long it waited.
+            framesWritten.add(1, ordering: .relaxed)
+            pending.removeAll(keepingCapacity: true)
+            pendingOffset = 0
+        }
+        return true
+    }
+
+    /// Runs `pump` again when the throttle allows (or soon, to retry a blocked write).
+    private func arm() {
+        guard timer == nil, !dead else { return }
+        let now = MonotonicClock.nanoseconds()
+        let wait = throttle.notBefore > now ? throttle.notBefore - now : throttle.interval
+        timer = loop.schedule(afterNanoseconds: wait) { [self] in
+            timer = nil
+            pump()
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Dispatch
+import Foundation
+
+/// What a process started by the supervisor does first, so that the supervisor alone
+/// decides when it stops.
+public enum Supervision {
+    /// Raises SIGTERM in this process (its normal, orderly stop) when the parent dies:
+    /// a supervisor killed with SIGKILL cannot stop its children itself.
+    ///
+    /// Not Linux's PR_SET_PDEATHSIG: that fires when the parent *thread* that spawned us
+    /// exits, and Foundation's `Process` may spawn from a thread that does not live as
+    /// long as the supervisor. Being re-parented is the one sure sign, so it is polled.
+    public static func terminateWithParent(every interval: DispatchTimeInterval = .milliseconds(500)) {
+        let parent = getppid()
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler {
+            if getppid() != parent { kill(getpid(), SIGTERM) }
+        }
+        timer.resume()
+        watchdog = timer
+        if getppid() == 1 { kill(getpid(), SIGTERM) }
+    }
+
+    // Written once at start-up, before any other thread reads it; kept only so the
+    // timer lives as long as the process.
+    nonisolated(unsafe) private static var watchdog: (any DispatchSourceTimer)?
+
+    /// Leaves the terminal's process group, so that Ctrl-C and a hangup reach the
+    /// supervisor only; it stops the tree in order rather than every process at once.
+    /// Not for a process that reads the terminal: a background group cannot.
+    public static func ignoreTerminalSignals() {
+        _ = setpgid(0, 0)
+    }
+}

@@ -1,0 +1,41 @@
+import TrellisControllers
+import TrellisViews
+import TrellisWire
+
+/// The demo's root (issue 5): a tab bar with one tab per seed, each tab the root
+/// controller of that seed's scenarios (docs: /work/shared/SCENARIOS.md, S0 … S4).
+///
+/// The tabs are made by name through `registry` — `registry.make("Seed001", id: "Seed001")`
+/// — never by type, because that is where placement is decided: in a host whose scene
+/// puts a seed in its own process, the name is registered to a `RemoteController` proxy,
+/// and the tab bar embeds the proxy exactly as it would the seed itself.
+@MainActor
+public final class DemoTabs: TabBarController {
+    /// The tabs in order: registered class name (also the child's id) and tab title.
+    public nonisolated static let tabs: [(name: String, title: String)] = [
+        ("Seed000", "000 circle"),
+        ("Seed001", "001 embed"),
+        ("Seed002", "002 files"),
+        ("Seed003", "003 cycle"),
+        ("Seed004", "004 paging"),
+    ]
+
+    public let registry: ControllerRegistry
+
+    public init(registry: ControllerRegistry, id: ControllerID = "Demo") {
+        self.registry = registry
+        super.init(id: id)
+        title = "Trellis demo"
+        viewControllers = Self.tabs.compactMap { tab in
+            guard let id = ControllerID(tab.name), let child = registry.make(tab.name, id: id) else {
+                // A missing class is a setup error worth seeing, not a reason to show nothing.
+                View.diagnostics("DemoTabs: no controller registered as '\(tab.name)'; its tab is left out.")
+                return nil
+            }
+            // Set here, on the object this process holds (a proxy for a remote seed):
+            // the tab bar reads the title locally.
+            child.title = tab.title
+            return child
+        }
+    }
+}

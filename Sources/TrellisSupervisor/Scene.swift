@@ -1,0 +1,76 @@
+import Foundation
+import TrellisCanvas
+import TrellisWire
+import Yams
+
+/// A scene file: the storyboard of a session — which controllers exist, of which class,
+/// where each runs, what it is embedded in and handed, and how failures are handled.
+/// The format is in docs/SCENES.md.
+public struct Scene: Equatable, Sendable {
+    public enum Placement: String, Sendable, CaseIterable {
+        /// Its own host process.
+        case process
+        /// Inside its parent's process (an actor in the parent's tree).
+        case actor
+    }
+
+    public enum RestartStrategy: String, Sendable, CaseIterable {
+        /// Restart only the process that died.
+        case oneForOne = "one-for-one"
+        /// Restart every host process when one dies.
+        case oneForAll = "one-for-all"
+    }
+
+    public struct Controller: Equatable, Sendable {
+        public var id: ControllerID
+        public var className: String
+        public var parent: ControllerID?
+        public var placement: Placement
+        /// A host name for later multi-machine use; only this machine ("local") runs today.
+        public var host: String
+        /// The container view (identifier) of the parent it is embedded in.
+        public var embed: String?
+        /// Handed to the controller when it is embedded (what `prepareForSegue` does).
+        public var data: [String: String]
+        /// The line that declared it, for messages.
+        public var line: Int
+    }
+
+    public var file: String
+    /// The app binary (resolved beside `trellis` when relative).
+    public var app: String
+    public var controllers: [Controller]
+    public var strategy: RestartStrategy
+    /// At most this many restarts …
+    public var intensity: Int
+    /// … within this many seconds; past it the supervisor stops the tree and says why.
+    public var period: Double
+    public var size: Size
+
+    public var root: Controller { controllers.first { $0.parent == nil }! }
+
+    public func children(of id: ControllerID) -> [Controller] { controllers.filter { $0.parent == id } }
+
+    /// The controller whose process runs `c`: itself if process-placed, else its parent's.
+    public func processOwner(of c: Controller) -> Controller {
+        var current = c
+        while current.placement == .actor, let p = current.parent, let parent = controllers.first(where: { $0.id == p }) {
+            current = parent
+        }
+        return current
+    }
+
+    /// The controllers that get their own process, parents before children.
+    public var processes: [Controller] { controllers.filter { $0.placement == .process || $0.parent == nil } }
+}
+
+/// A problem in a scene file: file, line and field, before anything starts.
+public struct SceneError: Error, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var field: String?
+    public var message: String
+    public var description: String {
+        "\(file)\(line.map { ":\($0)" } ?? ""): \(field.map { "\($0): " } ?? "")\(message)"
+    }
+}

@@ -1,0 +1,258 @@
+import Dispatch
+import Foundation
+import TrellisClient
+import TrellisLog
+import TrellisWire
+
+/// Starts a scene's processes, restarts them by policy, and stops them cleanly.
+///
+/// Hosts start first, deepest first (a parent's first messages then find its children
+/// connected), the compositor last: it takes the terminal only once everything it will
+/// show is running, and until then `progress` can speak to the person who started us.
+/// A process that exits is restarted under the scene's strategy — one-for-one (that
+/// process) or one-for-all (every host) — unless that makes more than `intensity`
+/// restarts within `period` seconds: then the supervisor stops the whole tree and says
+/// why, as an Erlang/OTP supervisor does. Stopping runs the tree's disappearance
+/// callbacks first, then stops processes in reverse order of start — the compositor
+/// first, which restores the terminal. Every decision is a routing-log line (host and
+/// kind `supervisor`, outcome `event`); the members are in `<run dir>/session.json`.
+@MainActor
+public final class Supervisor {
+    public let scene: Scene
+    public let run: RunDirectory
+    public let headless: Bool
+    private let binaries: URL
+    private let log: RoutingLog
+
+    private struct Launch {
+        var id: String
+        var role: String
+        var className: String
+        var binary: String
+        var arguments: [String]
+    }
+
+    private var plan: [Launch] = []
+    private var processes: [String: Process] = [:]
+    private var restartCounts: [String: Int] = [:]
+    private var restartTimes: [Double] = []
+    /// Pids we are stopping on purpose: their exit is not a failure.
+    private var stoppingPids: Set<Int32> = []
+    private var state = "starting"
+    private var stopReason: String?
+    private var stopped = false
+    private var stopWaiters: [CheckedContinuation<String?, Never>] = []
+
+    /// Progress for people: one line per step.
+    public var progress: @MainActor (String) -> Void = { _ in }
+
+    public init(scene: Scene, run: RunDirectory, binaries: URL, headless: Bool) throws {
+        self.scene = scene
+        self.run = run
+        self.binaries = binaries
+        self.headless = headless
+        log = try RoutingLog(directory: run.logs, host: "supervisor")
+        plan = makePlan()
+    }
+
+    // MARK: The plan
+
+    private var runRoot: String { (run.path as NSString).deletingLastPathComponent }
+
+    private func makePlan() -> [Launch] {
+        let depth: (Scene.Controller) -> Int = { c in
+            var d = 0, p = c.parent
+            while let id = p { d += 1; p = self.scene.controllers.first { $0.id == id }?.parent }
+            return d
+        }
+        var launches: [Launch] = []
+        for c in scene.processes.sorted(by: { depth($0) > depth($1) }) {
+            launches.append(Launch(
+                id: c.id.rawValue, role: c.parent == nil ? "root" : "host", className: c.className, binary: scene.app,
+                arguments: hostArguments(c)))
+        }
+        var args = ["--session", run.session, "--run-root", runRoot, "--root", scene.root.id.rawValue,
+                    "--size", "\(scene.size.width)x\(scene.size.height)", "--supervised"]
+        if headless { args.append("--headless") }
+        launches.append(Launch(id: "compositor", role: "compositor", className: "", binary: "trellis-compositor", arguments: args))
+        return launches
+    }
+
+    /// A host runs `c` and the actor-placed controllers under it; it gets their data,
+    /// the embed segues of all of them, and proxies for their process-placed children.
+    private func hostArguments(_ c: Scene.Controller) -> [String] {
+        let endpoint = (try? run.ipcEndpoint(c.parent?.rawValue ?? "compositor")) ?? ""
+        var args = ["--host", c.id.rawValue, "--class", c.className, "--parent", c.parent?.rawValue ?? "compositor",
+                    "--endpoint", endpoint, "--session", run.session, "--run-root", runRoot, "--supervised"]
+        let local = scene.controllers.filter { scene.processOwner(of: $0).id == c.id }
+        var remote: Set<String> = []
+        for member in local {
+            for (k, v) in member.data.sorted(by: { $0.key < $1.key }) { args += ["--data", "\(member.id):\(k)=\(v)"] }
+            for child in scene.children(of: member.id) {
+                if child.placement == .process { remote.insert(child.className) }
+                if let view = child.embed { args += ["--embed", "\(member.id):\(child.id):\(child.className):\(view)"] }
+                // A process-placed child's data travels with its own host's arguments.
+            }
+        }
+        for name in remote.sorted() { args += ["--remote-child", name] }
+        return args
+    }
+
+    /// Checks what the scene needs before anything starts.
+    public func validate() throws(SceneError) {
+        for name in Set(plan.map(\.binary)) where !FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent(name).path) {
+            throw SceneError(file: scene.file, line: nil, field: name == scene.app ? "app" : nil,
+                             message: "\(binaries.appendingPathComponent(name).path) is not built (run `swift build`)")
+        }
+    }
+
+    // MARK: Starting
+
+    /// Starts every process of the plan, in order.
+    public func start() throws {
+        decide("starting \(plan.count) processes for \(scene.file) in \(run.path)")
+        for l in plan { try launch(l) }
+        state = "running"
+        writeState()
+    }
+
+    /// Waits until the compositor answers and the root has drawn, or `timeout` passes.
+    public func waitUntilUp(timeout: Duration = .seconds(15)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        guard let client = try? await SessionClient.attach(session: run.session, root: runRoot, timeout: timeout) else { return false }
+        defer { Task { await client.close() } }
+        while ContinuousClock.now < deadline, !stopped {
+            if let s = try? await client.screen(), s.contains(where: { !$0.isWhitespace }) {
+                decide("the tree is up: \(plan.count) processes")
+                return true
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    private func launch(_ l: Launch) throws {
+        let p = Process()
+        p.executableURL = binaries.appendingPathComponent(l.binary)
+        p.arguments = l.arguments
+        // Hosts must not write over the compositor's screen; what they print is kept.
+        if l.role != "compositor" || headless {
+            let outputs = "\(run.path)/output"
+            try RunDirectory.makePrivateDirectory(outputs)
+            let path = "\(outputs)/\(l.id).log"
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            if let h = FileHandle(forWritingAtPath: path) {
+                h.seekToEndOfFile()
+                p.standardOutput = h
+                p.standardError = h
+            }
+        }
+        p.terminationHandler = { [weak self] proc in
+            let pid = proc.processIdentifier, status = proc.terminationStatus
+            let signaled = proc.terminationReason == .uncaughtSignal
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.exited(l.id, pid: pid, status: status, signaled: signaled) } }
+        }
+        do { try p.run() } catch {
+            decide("could not start \(l.role) \(l.id): \(error)")
+            throw error
+        }
+        processes[l.id] = p
+        decide("started \(l.role) \(l.id)\(l.className.isEmpty ? "" : " (\(l.className))") pid \(p.processIdentifier)")
+    }
+
+    // MARK: Restarting
+
+    private func exited(_ id: String, pid: Int32, status: Int32, signaled: Bool) {
+        if stoppingPids.remove(pid) != nil || stopped || state == "stopping" { return }
+        let how = signaled ? "was killed by signal \(status)" : "exited with status \(status)"
+        decide("\(id) (pid \(pid)) \(how)")
+        let now = Double(MonotonicClock.nanoseconds()) / 1e9
+        restartTimes = restartTimes.filter { now - $0 < scene.period } + [now]
+        if restartTimes.count > scene.intensity {
+            Task { await stop(because: "more than \(scene.intensity) restarts within \(scene.period) s; the last: \(id) \(how)") }
+            return
+        }
+        let victims = scene.strategy == .oneForOne || id == "compositor" ? [id] : plan.map(\.id).filter { $0 != "compositor" }
+        // One-for-all: the others stop first (deliberately, so their exits are not failures).
+        for v in victims where v != id { stopProcess(v, deliberately: true) }
+        for v in plan.map(\.id) where victims.contains(v) {
+            guard let l = plan.first(where: { $0.id == v }) else { continue }
+            restartCounts[v, default: 0] += 1
+            decide("restarting \(v) (\(scene.strategy.rawValue), restart \(restartCounts[v]!) of at most \(scene.intensity) in \(scene.period) s)")
+            do { try launch(l) } catch {
+                Task { await stop(because: "could not restart \(v): \(error)") }
+                return
+            }
+        }
+        writeState()
+    }
+
+    // MARK: Stopping
+
+    /// Stops the tree: disappearance callbacks through the compositor, then every
+    /// process in reverse order of start. Returns once nothing is left running.
+    public func stop(because reason: String? = nil) async {
+        guard state != "stopping", !stopped else { return }
+        state = "stopping"
+        stopReason = reason
+        decide("stopping the tree" + (reason.map { ": \($0)" } ?? ""))
+        writeState()
+        if processes["compositor"]?.isRunning == true,
+           let client = try? await SessionClient.attach(session: run.session, root: runRoot, timeout: .seconds(2)) {
+            do { try await client.disappear() } catch { decide("the tree did not disappear cleanly: \(error)") }
+            await client.close()
+        }
+        for l in plan.reversed() { stopProcess(l.id, deliberately: true) }
+        stopped = true
+        state = "stopped"
+        decide("stopped" + (reason.map { ": \($0)" } ?? ""))
+        writeState()
+        log.flush()
+        for w in stopWaiters { w.resume(returning: reason) }
+        stopWaiters = []
+    }
+
+    /// Returns when the tree has stopped: nil if asked to, else why it stopped itself.
+    public func stoppedReason() async -> String? {
+        if stopped { return stopReason }
+        return await withCheckedContinuation { stopWaiters.append($0) }
+    }
+
+    /// SIGTERM, then SIGKILL after 3 s.
+    private func stopProcess(_ id: String, deliberately: Bool) {
+        guard let p = processes[id], p.isRunning else { return }
+        if deliberately { stoppingPids.insert(p.processIdentifier) }
+        p.terminate()
+        let deadline = Date().addingTimeInterval(3)
+        while p.isRunning && Date() < deadline { usleep(5_000) }
+        if p.isRunning {
+            kill(p.processIdentifier, SIGKILL)
+            decide("\(id) did not stop within 3 s: killed")
+        }
+        p.waitUntilExit()
+    }
+
+    // MARK: State and log
+
+    public var members: [SessionState.Member] {
+        plan.map { l in
+            let p = processes[l.id]
+            return SessionState.Member(
+                id: l.id, role: l.role, className: l.className, pid: p?.isRunning == true ? p!.processIdentifier : 0,
+                restarts: restartCounts[l.id] ?? 0)
+        }
+    }
+
+    private func writeState() {
+        let s = SessionState(supervisor: getpid(), scene: scene.file, state: state, reason: stopReason, members: members)
+        do { try s.write(to: run) } catch { progress("warning: \(error)") }
+    }
+
+    private func decide(_ text: String) {
+        progress(text)
+        log.record(RoutingRecord(
+            host: "supervisor", at: "supervisor", source: "supervisor", target: "-", kind: "supervisor",
+            outcome: .event, via: "", detail: text))
+        log.flush()
+    }
+}

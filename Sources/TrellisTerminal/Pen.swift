@@ -1,0 +1,123 @@
+import TrellisWire
+
+// The terminal's SGR state ("graphic rendition"): the colours and attributes the next
+// character is drawn in. The writer keeps the pen the terminal has, so a run of cells in
+// one style costs one SGR sequence, and a change costs the shorter of resetting and
+// setting everything or switching only what differs.
+
+/// Colours (already reduced to the writer's `ColorDepth`) and attributes.
+struct Pen: Equatable, Sendable {
+    var foreground: CellColor
+    var background: CellColor
+    var attributes: CellAttributes
+
+    static let plain = Pen(foreground: .default, background: .default, attributes: [])
+
+    /// The pen `cell` is drawn with at `depth`.
+    init(_ cell: Cell, depth: ColorDepth) {
+        switch depth {
+        case .trueColor:
+            foreground = cell.foreground
+            background = cell.background
+        default:
+            foreground = depth.map(cell.foreground)
+            background = depth.map(cell.background)
+        }
+        attributes = cell.attributes.intersection(.known)
+    }
+
+    init(foreground: CellColor, background: CellColor, attributes: CellAttributes) {
+        self.foreground = foreground
+        self.background = background
+        self.attributes = attributes
+    }
+
+    /// Attributes with their SGR on and off codes. Bold and dim share their off code (22).
+    private static let codes: [(CellAttributes, on: Int, off: Int)] = [
+        (.bold, 1, 22), (.dim, 2, 22), (.italic, 3, 23), (.underline, 4, 24),
+        (.blink, 5, 25), (.reverse, 7, 27), (.invisible, 8, 28), (.strikethrough, 9, 29),
+    ]
+
+    /// Appends the SGR sequence that takes the terminal from `current` (nil: unknown) to
+    /// this pen: nothing when they are equal, else the shorter of reset-and-set and the
+    /// incremental change (reset-and-set on a tie: it also repairs a pen we mis-tracked).
+    func appendTransition(from current: Pen?, to out: inout [UInt8]) {
+        if let current, current == self { return }
+        var reset: [UInt8] = []
+        reset.reserveCapacity(24)
+        appendResetParameters(to: &reset)
+        guard let current else {
+            Self.appendSGR(reset, to: &out)
+            return
+        }
+        var incremental: [UInt8] = []
+        incremental.reserveCapacity(24)
+        appendChangeParameters(from: current, to: &incremental)
+        Self.appendSGR(incremental.count < reset.count ? incremental : reset, to: &out)
+    }
+
+    /// CSI params m. Empty params (the plain pen) is CSI m, which means 0.
+    private static func appendSGR(_ parameters: [UInt8], to out: inout [UInt8]) {
+        out.appendCSI()
+        out.append(contentsOf: parameters)
+        out.append(UInt8(ascii: "m"))
+    }
+
+    private func appendResetParameters(to p: inout [UInt8]) {
+        if self == .plain { return }
+        p.append(UInt8(ascii: "0"))
+        for (attribute, on, _) in Self.codes where attributes.contains(attribute) {
+            Self.appendParameter(on, to: &p)
+        }
+        if foreground != .default { Self.appendColor(foreground, base: 30, to: &p) }
+        if background != .default { Self.appendColor(background, base: 40, to: &p) }
+    }
+
+    private func appendChangeParameters(from current: Pen, to p: inout [UInt8]) {
+        let removed = current.attributes.subtracting(attributes)
+        var added = attributes.subtracting(current.attributes)
+        let boldOrDim: CellAttributes = [.bold, .dim]
+        if !removed.isDisjoint(with: boldOrDim) {
+            Self.appendParameter(22, to: &p)
+            // 22 clears both, so whichever of the two stays must be set again.
+            added.formUnion(attributes.intersection(boldOrDim))
+        }
+        for (attribute, _, off) in Self.codes where off != 22 && removed.contains(attribute) {
+            Self.appendParameter(off, to: &p)
+        }
+        for (attribute, on, _) in Self.codes where added.contains(attribute) {
+            Self.appendParameter(on, to: &p)
+        }
+        if foreground != current.foreground { Self.appendColor(foreground, base: 30, to: &p) }
+        if background != current.background { Self.appendColor(background, base: 40, to: &p) }
+    }
+
+    private static func appendParameter(_ n: Int, to p: inout [UInt8]) {
+        if !p.isEmpty { p.append(UInt8(ascii: ";")) }
+        p.appendDecimal(n)
+    }
+
+    /// `base` is 30 for the foreground, 40 for the background: 39/49 default, 30–37/40–47
+    /// and 90–97/100–107 for the first 16 colours (shorter than 38;5;n and read by every
+    /// terminal), 38;5;n/48;5;n, 38;2;r;g;b/48;2;r;g;b.
+    private static func appendColor(_ color: CellColor, base: Int, to p: inout [UInt8]) {
+        switch color {
+        case .default:
+            appendParameter(base + 9, to: &p)
+        case .indexed(let n) where n < 8:
+            appendParameter(base + Int(n), to: &p)
+        case .indexed(let n) where n < 16:
+            appendParameter(base + 60 + Int(n) - 8, to: &p)
+        case .indexed(let n):
+            appendParameter(base + 8, to: &p)
+            appendParameter(5, to: &p)
+            appendParameter(Int(n), to: &p)
+        case let .rgb(r, g, b):
+            appendParameter(base + 8, to: &p)
+            appendParameter(2, to: &p)
+            appendParameter(Int(r), to: &p)
+            appendParameter(Int(g), to: &p)
+            appendParameter(Int(b), to: &p)
+        }
+    }
+}

@@ -1,0 +1,260 @@
+import TrellisCanvas
+import TrellisWire
+
+/// Turns composed screens into the bytes that make a terminal show them.
+///
+/// The writer keeps a copy of what the terminal shows (`shown`), where its cursor is, and
+/// its SGR state, and `frame(_:cursor:)` writes only the difference:
+///
+/// - only glyphs that differ from `shown` are written; a wide character is written whole
+///   when either of its cells differs, and never half of one is left on the terminal
+///   (writing over half of a wide character makes a terminal blank the other half, and
+///   that half is always in the same frame's difference, so it is written again);
+/// - the cursor goes to each run of changes by the cheapest of CUP, relative moves and
+///   rewriting the few unchanged cells in between (when they are already in the pen);
+/// - SGR is written only where the style changes, as the shorter of reset-and-set and
+///   the incremental change; colours are reduced to `depth` (see `ColorDepth`);
+/// - the frame is one buffer inside synchronized-update brackets (CSI ? 2026 h … l), so a
+///   terminal that knows mode 2026 shows it at once, and one that does not ignores them;
+/// - when nothing changed (and the cursor request is the same) the frame is empty.
+///
+/// The cursor is hidden (CSI ? 25 l) while drawing. After a frame it is where `cursor`
+/// asked, and visible, or, when `cursor` is nil, hidden at an unspecified place.
+///
+/// The first frame, and the first after `resize(to:)` or `invalidate()`, is a
+/// `fullRedraw(_:cursor:)`, as is any frame whose difference would take more bytes than
+/// redrawing everything (a coalesced frame that changed most of the screen).
+public struct ScreenWriter: Sendable {
+    public let depth: ColorDepth
+    public private(set) var size: Size
+    /// What the terminal shows after the last frame, when `isInSync`.
+    public private(set) var shown: Surface
+    /// False before the first frame and after `resize(to:)` or `invalidate()`: the writer
+    /// does not know what the terminal shows, and the next frame redraws everything.
+    public private(set) var isInSync = false
+
+    private var state = TerminalState()
+
+    public init(size: Size, depth: ColorDepth) {
+        self.size = size
+        self.depth = depth
+        shown = Surface(size: size)
+    }
+
+    /// The bytes that take the terminal from `shown` to `next`, with the cursor shown at
+    /// `cursor` (screen coordinates) or hidden when nil; empty when nothing changed.
+    /// A `next` of another size is taken as a resize: everything is redrawn.
+    public mutating func frame(_ next: Surface, cursor: Point? = nil) -> [UInt8] {
+        if next.size != size { resize(to: next.size) }
+        guard isInSync else { return fullRedraw(next, cursor: cursor) }
+        var encoder = FrameEncoder(width: size.width, depth: depth, state: state)
+        let cells = next.rowMajorCells
+        let old = shown.rowMajorCells
+        cells.withUnsafeBufferPointer { new in
+            old.withUnsafeBufferPointer { old in
+                encoder.encodeRows(new, height: size.height) { i, span in
+                    new[i] != old[i] || (span == 2 && new[i + 1] != old[i + 1])
+                }
+            }
+        }
+        if encoder.body.isEmpty && cursor == state.cursorRequest && state.cursorVisible == (cursor != nil) {
+            shown = next
+            return []
+        }
+        // Past one byte per cell, redrawing everything may be the shorter way.
+        if encoder.body.count > size.width * size.height {
+            var full = FrameEncoder(width: size.width, depth: depth, state: state)
+            full.encodeFullRedraw(cells, height: size.height)
+            if full.body.count < encoder.body.count { encoder = full }
+        }
+        return finish(encoder, next, cursor: cursor)
+    }
+
+    /// The bytes that show `next` on a terminal in any state: SGR reset, home, erase the
+    /// display, then every glyph that is not a blank in the plain style. Used for the
+    /// first frame, after a resize, and after `invalidate()`.
+    public mutating func fullRedraw(_ next: Surface, cursor: Point? = nil) -> [UInt8] {
+        if next.size != size { resize(to: next.size) }
+        var encoder = FrameEncoder(width: size.width, depth: depth, state: state)
+        encoder.encodeFullRedraw(next.rowMajorCells, height: size.height)
+        return finish(encoder, next, cursor: cursor)
+    }
+
+    /// The terminal is now `newSize`. Terminals reflow or clear on resize in their own
+    /// ways, so the writer forgets what is shown and the next frame redraws everything.
+    public mutating func resize(to newSize: Size) {
+        size = newSize
+        shown = Surface(size: newSize)
+        invalidate()
+    }
+
+    /// Forgets what the terminal shows, where its cursor is and its SGR state, after
+    /// something else wrote to it (a shell after suspend, a failed or partial write).
+    public mutating func invalidate() {
+        isInSync = false
+        state = TerminalState()
+    }
+
+    /// Wraps the encoded body in the synchronized update and the cursor handling, and
+    /// takes on the state the terminal will have after it.
+    private mutating func finish(_ encoder: FrameEncoder, _ next: Surface, cursor: Point?) -> [UInt8] {
+        var encoder = encoder
+        var out: [UInt8] = []
+        out.reserveCapacity(encoder.body.count + 32)
+        out.appendASCII("\u{1B}[?2026h")
+        if state.cursorVisible != false { out.appendASCII("\u{1B}[?25l") }
+        out.append(contentsOf: encoder.body)
+        if let cursor {
+            let x = min(max(cursor.x, 0), max(size.width - 1, 0))
+            let y = min(max(cursor.y, 0), max(size.height - 1, 0))
+            CursorMotion.append(from: encoder.state.cursor, x: x, y: y, to: &out)
+            encoder.state.cursor = CursorPosition(x: x, y: y)
+            out.appendASCII("\u{1B}[?25h")
+        }
+        out.appendASCII("\u{1B}[?2026l")
+        state = encoder.state
+        state.cursorVisible = cursor != nil
+        state.cursorRequest = cursor
+        shown = next
+        isInSync = true
+        return out
+    }
+}
+
+/// What the writer believes about the terminal besides its cells.
+struct TerminalState: Sendable {
+    var cursor = CursorPosition.unknown
+    /// nil: unknown, so the next SGR is a full reset-and-set.
+    var pen: Pen?
+    /// nil: unknown, so the next frame hides it.
+    var cursorVisible: Bool?
+    var cursorRequest: Point?
+}
+
+/// Encodes one frame's body (without the synchronized-update brackets): cursor moves,
+/// SGR and glyphs, tracking the terminal's state as it goes.
+struct FrameEncoder {
+    let width: Int
+    let depth: ColorDepth
+    var state: TerminalState
+    var body: [UInt8] = []
+
+    /// Unchanged cells the cursor may be moved over by rewriting them: beyond this the
+    /// escape sequences (at most CSI nnn C) are always shorter.
+    static let maxOverwrite = 6
+
+    init(width: Int, depth: ColorDepth, state: TerminalState) {
+        self.width = width
+        self.depth = depth
+        self.state = state
+    }
+
+    /// Writes every glyph of `cells` for which `needsWrite(index, span)` holds, row by row,
+    /// left to right; `span` is 2 for a wide character (its lead and continuation cell).
+    mutating func encodeRows(_ cells: UnsafeBufferPointer<Cell>, height: Int, needsWrite: (Int, Int) -> Bool) {
+        for y in 0..<height {
+            let rowStart = y * width
+            var x = 0
+            while x < width {
+                let i = rowStart + x
+                let span = Self.span(cells, i, x: x, width: width)
+                if needsWrite(i, span) {
+                    moveCursor(cells, rowStart: rowStart, x: x, y: y)
+                    writeGlyph(cells, i, x: x, span: span)
+                }
+                x += span
+            }
+        }
+    }
+
+    /// Reset, home, erase, then everything but plain blanks.
+    mutating func encodeFullRedraw(_ cells: [Cell], height: Int) {
+        body.reserveCapacity(width * height + 64)
+        body.appendASCII("\u{1B}[m\u{1B}[H\u{1B}[2J")
+        state.pen = .plain
+        state.cursor = CursorPosition(x: 0, y: 0)
+        let depth = depth
+        cells.withUnsafeBufferPointer { cells in
+            encodeRows(cells, height: height) { i, span in
+                span == 2 || cells[i].scalar != 0x20 || Pen(cells[i], depth: depth) != .plain
+            }
+        }
+    }
+
+    /// 2 when the cell at `i` is the lead of a wide character (the next cell of the row is
+    /// its continuation), else 1.
+    private static func span(_ cells: UnsafeBufferPointer<Cell>, _ i: Int, x: Int, width: Int) -> Int {
+        x + 1 < width && cells[i + 1].scalar == Cell.continuation && cells[i].scalar != Cell.continuation ? 2 : 1
+    }
+
+    /// Moves to (x, y): by rewriting the unchanged glyphs in between when that is shorter
+    /// than any escape sequence, else by `CursorMotion`.
+    private mutating func moveCursor(_ cells: UnsafeBufferPointer<Cell>, rowStart: Int, x: Int, y: Int) {
+        let cursor = state.cursor
+        if cursor.y == y, let cx = cursor.x, cx < x, x - cx <= Self.maxOverwrite, let pen = state.pen {
+            var bytes = 0
+            var gx = cx
+            while gx < x, bytes >= 0 {
+                let i = rowStart + gx
+                let span = Self.span(cells, i, x: gx, width: width)
+                if Pen(cells[i], depth: depth) != pen {
+                    bytes = -1
+                } else {
+                    bytes += Self.glyphBytes(cells[i].scalar, span: span)
+                }
+                gx += span
+            }
+            if bytes >= 0, gx == x, bytes < CursorMotion.cost(from: cursor, x: x, y: y) {
+                gx = cx
+                while gx < x {
+                    let span = Self.span(cells, rowStart + gx, x: gx, width: width)
+                    writeGlyph(cells, rowStart + gx, x: gx, span: span)
+                    gx += span
+                }
+                return
+            }
+        }
+        CursorMotion.append(from: cursor, x: x, y: y, to: &body)
+        state.cursor = CursorPosition(x: x, y: y)
+    }
+
+    /// Writes the glyph whose lead cell is `cells[i]`, at column x, taking `span` columns.
+    private mutating func writeGlyph(_ cells: UnsafeBufferPointer<Cell>, _ i: Int, x: Int, span: Int) {
+        let cell = cells[i]
+        let pen = Pen(cell, depth: depth)
+        pen.appendTransition(from: state.pen, to: &body)
+        state.pen = pen
+        Self.appendGlyph(cell.scalar, span: span, to: &body)
+        // After the last column the cursor waits for a wrap that terminals handle
+        // differently; the next move must not depend on its column.
+        state.cursor.x = x + span < width ? x + span : nil
+    }
+
+    /// The glyph's bytes, made to take exactly `span` columns whatever the cell holds: a
+    /// scalar that would take another width (a control character, a continuation marker
+    /// out of place, a wide character without room) becomes spaces, so the cursor is
+    /// always where the writer believes.
+    private static func appendGlyph(_ scalar: UInt32, span: Int, to out: inout [UInt8]) {
+        let columns = terminalColumns(scalar)
+        if columns == span {
+            out.appendUTF8(scalar)
+        } else if columns == 1 {
+            out.appendUTF8(scalar)
+            out.append(0x20)
+        } else {
+            for _ in 0..<span { out.append(0x20) }
+        }
+    }
+
+    private static func glyphBytes(_ scalar: UInt32, span: Int) -> Int {
+        let columns = terminalColumns(scalar)
+        if columns == span { return utf8Length(scalar) }
+        return columns == 1 ? utf8Length(scalar) + 1 : span
+    }
+
+    /// Columns a terminal advances for `scalar`; 0 for anything that must not be written.
+    private static func terminalColumns(_ scalar: UInt32) -> Int {
+        if scalar < 0x300 { return scalar < 0x20 || (scalar >= 0x7F && scalar < 0xA0) ? 0 : 1 }
+        return Unicode.Scalar(scalar).map { CharacterWidth.columns(of: $0) } ?? 0
+    }
+}

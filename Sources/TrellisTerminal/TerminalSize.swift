@@ -1,0 +1,20 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TrellisCanvas
+
+/// The size of the terminal window, in cells, as the kernel knows it (TIOCGWINSZ).
+///
+/// Read at start and again on every SIGWINCH: the kernel updates it before the signal is
+/// sent, so the value read in the handler is the new one.
+public enum TerminalSize {
+    /// The size of the terminal on `fd`, or nil when `fd` is not a terminal or reports a
+    /// zero dimension (a pty nobody sized yet), which no screen can be composed into.
+    public static func query(fd: Int32) -> Size? {
+        var window = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return nil }
+        return Size(width: Int(window.ws_col), height: Int(window.ws_row))
+    }
+}

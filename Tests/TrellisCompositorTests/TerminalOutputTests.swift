@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Testing
+@testable import TrellisCompositor
+import TrellisCanvas
+import TrellisTerminal
+import TrellisTransport
+import TrellisWire
+
+/// Latest frame wins: a terminal that stops reading gets no backlog, only the newest
+/// screen once it reads again (issue 4; docs/TERMINAL.md "Output").
+@Suite("Terminal output: latest frame wins", .serialized)
+struct TerminalOutputTests {
+    /// A screen filled with one letter, so each differs from the last in every cell.
+    static func screen(_ index: Int, size: Size) -> Surface {
+        var s = Surface(size: size)
+        let letter = String(Character(Unicode.Scalar(UInt8(65 + index % 26))))
+        for y in 0..<size.height {
+            s.put(String(repeating: letter, count: size.width), at: Point(x: 0, y: y), style: .plain)
+        }
+        return s
+    }
+
+    /// Reads what is in the pipe until it stays empty for `quiet`.
+    static func readAll(_ fd: Int32, quiet: Duration = .milliseconds(300)) -> [UInt8] {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var idleSince = ContinuousClock.now
+        while ContinuousClock.now - idleSince < quiet {
+            let n = read(fd, &buffer, buffer.count)
+            if n > 0 {
+                out += buffer[..<n]
+                idleSince = ContinuousClock.now
+            } else {
+                usleep(5_000)
+            }
+        }
+        return out
+    }
+
+    static func frames(in bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        let begin = Array("\u{1B}[?2026h".utf8)
+        var starts: [Int] = []
+        var i = 0
+        while i + begin.count <= bytes.count {
+            if bytes[i..<(i + begin.count)].elementsEqual(begin) { starts.append(i) }
+            i += 1
+        }
+        return starts.enumerated().map { n, start in bytes[start..<(n + 1 < starts.count ? starts[n + 1] : bytes.count)] }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTerminalThatStopsReadingGetsOnlyTheNewestScreenWhenItReadsAgain() throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        // A small pipe stands for a terminal whose buffer fills after a few frames.
+        _ = fcntl(fds[1], 1031, 4096)  // F_SETPIPE_SZ (Linux), not exported to Swift
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        let loop = IOLoop(name: "test-terminal")
+        defer { loop.shutdown() }
+        let size = Size(width: 80, height: 24)
+        let output = TerminalOutput(fd: fds[1], loop: loop, size: size, depth: .ansi16)
+
+        let shown = 60
+        for i in 0..<shown {
+            output.show(Self.screen(i, size: size))
+            usleep(2_000)
+        }
+        // Nobody read: the writer blocked, and the screens since then replaced each other.
+        usleep(100_000)
+        #expect(output.writesBlocked.load(ordering: .relaxed) >= 1)
+        #expect(output.framesCoalesced.load(ordering: .relaxed) > 0)
+
+        let bytes = Self.readAll(fds[0])
+        let frames = Self.frames(in: bytes)
+        let written = output.framesWritten.load(ordering: .relaxed)
+        #expect(written == frames.count)
+        #expect(written < shown / 2, "\(written) frames written for \(shown) screens")
+        // The last frame shows the last screen.
+        let last = String(decoding: frames.last ?? [], as: UTF8.self)
+        let lastLetter = Character(Unicode.Scalar(UInt8(65 + (shown - 1) % 26)))
+        #expect(last.contains(String(repeating: lastLetter, count: 40)))
+        #expect(last.hasSuffix("\u{1B}[?2026l"))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTerminalThatKeepsUpGetsEveryChangeAsOnlyTheChangedCells() throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        let loop = IOLoop(name: "test-terminal")
+        defer { loop.shutdown() }
+        let size = Size(width: 20, height: 4)
+        let output = TerminalOutput(fd: fds[1], loop: loop, size: size, depth: .ansi16)
+        var s = Surface(size: size)
+        s.put("hello", at: .zero, style: .plain)
+        output.show(s)
+        _ = Self.readAll(fds[0], quiet: .milliseconds(100))
+        s.put("J", at: Point(x: 0, y: 0), style: .plain)
+        output.show(s)
+        let second = String(decoding: Self.readAll(fds[0], quiet: .milliseconds(100)), as: UTF8.self)
+        // One cell changed: back to column 0 (CR is the cheapest move), the letter,
+        // inside the synchronized update.
+        #expect(second == "\u{1B}[?2026h\rJ\u{1B}[?2026l")
+        #expect(output.writesBlocked.load(ordering: .relaxed) == 0)
+    }
+}
