@@ -369,8 +369,7 @@ public actor Link {
 
     /// A decoded, well-formed message.
     private func accept(_ e: Envelope, bytes: Int, via: String) {
-        let wasConnected = peers[e.source]?.connected == true
-        heard(from: e.source)
+        let wasConnected = heard(from: e.source)
         switch e.message {
         case .hello(let hello):
             record(e, outcome: .received, bytes: bytes, via: via)
@@ -458,18 +457,21 @@ public actor Link {
         pending[seq] = .hello
     }
 
-    private func heard(from peer: ControllerID) {
+    /// Notes that `peer` was heard from; returns whether it was connected before.
+    @discardableResult
+    private func heard(from peer: ControllerID) -> Bool {
         let now = loop.passTime
         // One hash lookup on the path every message takes.
         if let i = peers.index(forKey: peer) {
             peers.values[i].lastHeard = now
-            if peers.values[i].connected { return }
+            if peers.values[i].connected { return true }
             peers.values[i].connected = true
         } else {
             peers[peer] = PeerState(lastHeard: now, connected: true)
         }
         logEvent("peer \(peer) connected", peer: peer)
         onPeer(.connected(peer))
+        return false
     }
 
     private func scheduleHeartbeat() {
