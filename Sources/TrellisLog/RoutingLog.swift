@@ -1,10 +1,12 @@
 import Foundation
+import TrellisWire
 
 /// The routing log of one process: one JSON line per record, in
 /// `<session>/logs/<host>-<pid>.jsonl`.
 ///
 /// `record` is on the hot path of every link, so it only appends a value to a
-/// buffer under a lock. A writer thread formats and writes the lines in batches,
+/// buffer under a lock; links record a compact `MessageEvent` (two ids and numbers)
+/// and the writer expands it into the full line. A writer thread formats and writes the lines in batches,
 /// waking at most every `batchInterval` (50 ms) while lines keep coming and sleeping
 /// otherwise. Lines reach the file on `flush()`, `close()`, process exit, and on
 /// crash signals (best effort: a crashing process can only try).
@@ -15,7 +17,10 @@ public final class RoutingLog: @unchecked Sendable {
     public let path: String?
     private let fd: Int32
     private let lock = ConditionLock()
-    private var pending: [RoutingRecord] = []
+    private var pending: [Entry] = []
+    /// The `at` and `via` of every registered origin, indexed by `Origin.index`.
+    private var origins: [(at: String, via: String)] = []
+    private var originIndex: [String: UInt32] = [:]
     private var writerIdle = false
     private var stopping = false
     private var stopped = false
@@ -53,11 +58,47 @@ public final class RoutingLog: @unchecked Sendable {
     /// False for `disabled`: callers on a hot path can skip building records.
     public var isEnabled: Bool { fd >= 0 }
 
+    /// What the writer has yet to write: a full record, or a link's compact event.
+    private enum Entry {
+        /// Boxed: a full record is twice the size of an event, and every entry of
+        /// the queue would be as large as the largest case.
+        indirect case record(RoutingRecord)
+        case message(MessageEvent)
+    }
+
+    /// Names a writer of `MessageEvent`s: the local end of a link and how its
+    /// messages travel. Registered once per link, not written per message.
+    public struct Origin: Sendable, Hashable {
+        let index: UInt32
+    }
+
+    /// Registers (or finds) the origin for `at` and `via`.
+    public func registerOrigin(at: String, via: String) -> Origin {
+        guard fd >= 0 else { return Origin(index: 0) }
+        return lock.withLock {
+            let key = "\(at)\u{0}\(via)"
+            if let index = originIndex[key] { return Origin(index: index) }
+            let index = UInt32(origins.count)
+            origins.append((at, via))
+            originIndex[key] = index
+            return Origin(index: index)
+        }
+    }
+
     /// Queues one record. Never blocks on I/O.
     public func record(_ record: RoutingRecord) {
+        enqueue(.record(record))
+    }
+
+    /// Queues one link message event. Never blocks on I/O.
+    public func record(_ event: MessageEvent) {
+        enqueue(.message(event))
+    }
+
+    private func enqueue(_ entry: Entry) {
         guard fd >= 0 else { return }
         lock.lock()
-        pending.append(record)
+        pending.append(entry)
         queuedGeneration &+= 1
         if writerIdle {
             writerIdle = false
@@ -93,7 +134,11 @@ public final class RoutingLog: @unchecked Sendable {
     }
 
     private func writerLoop() {
-        var out: [UInt8] = []
+        var out = JSONLineWriter()
+        defer { out.deallocate() }
+        var batch: [Entry] = []
+        // The writer's own copy of each origin's constant text, by origin index.
+        var originTexts: [JSONLineWriter.OriginText] = []
         lock.lock()
         while true {
             if pending.isEmpty {
@@ -108,14 +153,33 @@ public final class RoutingLog: @unchecked Sendable {
             if !stopping && flushWaiters == 0 && pending.count < 8192 {
                 lock.wait(nanoseconds: batchInterval)
             }
-            let batch = pending
+            // Swap rather than copy: both arrays keep their storage from batch to batch.
+            swap(&batch, &pending)
             let generation = queuedGeneration
-            pending.removeAll(keepingCapacity: true)
+            let origins = self.origins
             lock.unlock()
 
-            out.removeAll(keepingCapacity: true)
-            for r in batch { r.appendJSON(to: &out) }
-            Self.writeAll(fd, out)
+            let offset = Self.wallOffset()
+            out.removeAll()
+            for i in batch.indices {
+                switch batch[i] {
+                case .record(let r):
+                    out.append(r)
+                case .message(let m):
+                    while originTexts.count < origins.count {
+                        let o = origins[originTexts.count]
+                        originTexts.append(JSONLineWriter.OriginText(host: host, at: o.at, via: o.via))
+                    }
+                    let index = Int(m.origin.index)
+                    if index < originTexts.count {
+                        out.append(m, wall: Self.wall(m.mono, offset), origin: originTexts[index])
+                    } else {
+                        out.append(expand(.message(m), origins: origins, wallOffset: offset))
+                    }
+                }
+            }
+            batch.removeAll(keepingCapacity: true)
+            Self.writeAll(fd, out.bytes)
 
             lock.lock()
             writtenGeneration = generation
@@ -131,25 +195,53 @@ public final class RoutingLog: @unchecked Sendable {
     fileprivate func flushForCrash() {
         guard fd >= 0, lock.tryLock() else { return }
         var out: [UInt8] = []
-        for r in pending { r.appendJSON(to: &out) }
+        let offset = Self.wallOffset()
+        for entry in pending { expand(entry, origins: origins, wallOffset: offset).appendJSON(to: &out) }
         pending.removeAll()
         lock.unlock()
-        Self.writeAll(fd, out)
+        out.withUnsafeBytes { Self.writeAll(fd, $0) }
+    }
+
+    /// The line an entry stands for. An event's wall-clock time is its monotonic
+    /// time plus the difference between the two clocks read when its batch is
+    /// formatted, at most about 50 ms later: exact unless the wall clock is stepped
+    /// in between, and one clock read per batch instead of one per message.
+    private func expand(_ entry: Entry, origins: [(at: String, via: String)], wallOffset: Int64) -> RoutingRecord {
+        switch entry {
+        case .record(let r):
+            return r
+        case .message(let m):
+            let origin = Int(m.origin.index) < origins.count ? origins[Int(m.origin.index)] : (at: "?", via: "?")
+            return RoutingRecord(
+                mono: m.mono, wall: Self.wall(m.mono, wallOffset), host: host,
+                at: origin.at, source: m.source.rawValue, target: m.target.rawValue, kind: m.kind.name,
+                sequence: m.sequence, trace: m.trace, bytes: m.bytes, outcome: m.outcome, via: origin.via,
+                reason: m.reason)
+        }
+    }
+
+    private static func wall(_ mono: UInt64, _ offset: Int64) -> UInt64 {
+        UInt64(bitPattern: Int64(bitPattern: mono) &+ offset)
+    }
+
+    /// Wall-clock minus monotonic nanoseconds, now.
+    private static func wallOffset() -> Int64 {
+        let mono = MonotonicClock.nanoseconds()
+        let wall = WallClock.nanoseconds()
+        return Int64(bitPattern: wall) &- Int64(bitPattern: mono)
     }
 
     fileprivate func flushAtExit() { if !stopped { flush() } }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return  // disk full or closed: the log must never take the process down
-                }
-                offset += n
+    private static func writeAll(_ fd: Int32, _ buf: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < buf.count {
+            let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return  // disk full or closed: the log must never take the process down
             }
+            offset += n
         }
     }
 }

@@ -122,44 +122,13 @@ public struct RoutingRecord: Sendable, Equatable, Codable {
         try c.encodeIfPresent(detail, forKey: .detail)
     }
 
-    /// Appends this record as one JSON line. Hand-written, digits and all, because
-    /// the log thread formats hundreds of thousands of lines a second.
+    /// Appends this record as one JSON line (the routing log's own format, written by
+    /// `JSONLineWriter`, which the log's writer thread uses directly).
     public func appendJSON(to out: inout [UInt8]) {
-        func key(_ k: StaticString) {
-            out.append(UInt8(ascii: ","))
-            out.append(UInt8(ascii: "\""))
-            k.withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(UInt8(ascii: "\""))
-            out.append(UInt8(ascii: ":"))
-        }
-        func string(_ k: StaticString, _ v: String) { key(k); JSONText.appendQuoted(v, to: &out) }
-        out.append(contentsOf: #"{"mono_ns":"#.utf8)
-        JSONText.appendDecimal(mono, to: &out)
-        key("time")
-        out.append(UInt8(ascii: "\""))
-        WallClock.append(wall, to: &out)
-        out.append(UInt8(ascii: "\""))
-        string("host", host)
-        key("pid")
-        JSONText.appendDecimal(UInt64(bitPattern: Int64(pid)), negative: pid < 0, to: &out)
-        string("at", at)
-        string("src", source)
-        string("dst", target)
-        string("kind", kind)
-        key("seq")
-        JSONText.appendDecimal(sequence, to: &out)
-        key("trace")
-        out.append(UInt8(ascii: "\""))
-        TraceID.append(trace, to: &out)
-        out.append(UInt8(ascii: "\""))
-        key("bytes")
-        JSONText.appendDecimal(UInt64(bitPattern: Int64(bytes)), negative: bytes < 0, to: &out)
-        string("outcome", outcome.rawValue)
-        string("via", via)
-        if let reason { string("reason", reason) }
-        if let detail { string("detail", detail) }
-        out.append(UInt8(ascii: "}"))
-        out.append(UInt8(ascii: "\n"))
+        var w = JSONLineWriter(capacity: 512)
+        w.append(self)
+        out.append(contentsOf: w.bytes)
+        w.deallocate()
     }
 }
 

@@ -9,10 +9,11 @@ import TrellisLog
 ///
 /// Actors whose `unownedExecutor` is a loop's executor run their jobs on that
 /// loop's thread, between socket reads. A message that arrives is handed to its
-/// actor with `assumeIsolated` on the same thread — no hop, no allocation — and an
-/// actor sends straight into its socket. Nothing here blocks Swift's cooperative
-/// pool: the loop sleeps in `poll(2)` on the sockets' descriptors, a wake-up
-/// descriptor for work from other threads, and the next timer deadline.
+/// actor on the same thread, isolation asserted by the loop's thread check — no
+/// hop, no allocation — and an actor sends straight into its socket. Nothing here
+/// blocks Swift's cooperative pool: the loop sleeps in `poll(2)` on the sockets'
+/// descriptors, a wake-up descriptor for work from other threads, and the next
+/// timer deadline.
 public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     // @unchecked: `incoming` is a Mutex; every other mutable field is touched only
     // on the loop thread (checked by `preconditionOnLoop` at every entry point).
@@ -57,6 +58,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private var timers = Heap<Timer>()
     private var cancelledTimers = Set<UInt64>()
     private var nextTimerID: UInt64 = 1
+    private var passStart: UInt64 = 0
 
     /// Starts the loop's thread.
     public init(name: String) {
@@ -168,6 +170,14 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         return nextTimerID
     }
 
+    /// The monotonic time at which the loop began its current pass or woke from
+    /// `poll`: for bookkeeping that tolerates being one pass late (when a peer was
+    /// last heard from), without a clock read per message. Loop thread only.
+    public var passTime: UInt64 {
+        preconditionOnLoop()
+        return passStart
+    }
+
     public func cancelTimer(_ id: UInt64) {
         preconditionOnLoop()
         cancelledTimers.insert(id)
@@ -178,18 +188,23 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private func run() {
         threadID.store(currentThreadID(), ordering: .releasing)
         var pollFDs: [pollfd] = []
+        // Swapped with the shared queue each pass, so neither buffer is ever copied
+        // (taking a copy and emptying the shared one reallocated it every pass).
+        var batch = Deque<Work>()
         while true {
-            let (batch, stopping) = incoming.withLock { state -> (Deque<Work>, Bool) in
-                defer { state.work.removeAll(keepingCapacity: true) }
-                return (state.work, state.stopping)
+            passStart = MonotonicClock.nanoseconds()
+            let stopping = incoming.withLock { state -> Bool in
+                swap(&batch, &state.work)
+                return state.stopping
             }
-            for work in batch {
+            let ranWork = !batch.isEmpty
+            while let work = batch.popFirst() {
                 switch work {
                 case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
                 case .closure(let body): body()
                 }
             }
-            if stopping && batch.isEmpty { break }
+            if stopping && !ranWork { break }
             fireDueTimers()
 
             var busy = false
@@ -215,6 +230,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
             for source in polled { pollFDs.append(pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)) }
             let timeout = nextTimeoutMilliseconds()
             _ = poll(&pollFDs, nfds_t(pollFDs.count), timeout)
+            passStart = MonotonicClock.nanoseconds()
             incoming.withLock { $0.sleeping = false }
             if pollFDs[0].revents != 0 { trellis_wakefd_drain(wakeFDs.0) }
             // Read what woke us before running queued work, so a reply reaches its

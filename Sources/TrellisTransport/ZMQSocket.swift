@@ -118,9 +118,16 @@ public final class ZMQSocket {
     /// `EHOSTUNREACH` for an unknown routing id under `ZMQ_ROUTER_MANDATORY`.
     /// libzmq sends a multipart message atomically: nothing is sent if the first frame fails.
     public func send(_ frames: [[UInt8]], blocking: Bool = false) throws(ZMQError) {
+        try send(frames, from: 0, blocking: blocking)
+    }
+
+    /// Sends `frames[first...]` as one message: a link keeps the frames it sends in
+    /// one reused array, and skips the routing-id slot when it has no peer to name.
+    public func send(_ frames: [[UInt8]], from first: Int, blocking: Bool = false) throws(ZMQError) {
         settled = false
         let wait: Int32 = blocking ? 0 : ZMQ_DONTWAIT
-        for (i, frame) in frames.enumerated() {
+        for i in first..<frames.count {
+            let frame = frames[i]
             let flags = wait | (i == frames.count - 1 ? 0 : ZMQ_SNDMORE)
             while true {
                 let rc = frame.withUnsafeBytes { zmq_send(h, $0.baseAddress, $0.count, flags) }
@@ -155,6 +162,41 @@ public final class ZMQSocket {
                 frames.append(size == 0 ? [] : Array(UnsafeRawBufferPointer(start: zmq_msg_data(message), count: size)))
             }
             if zmq_msg_more(message) == 0 { return (frames, count) }
+        }
+    }
+
+    /// Receives one whole message into `frames`, or returns nil if none is waiting.
+    /// Returns how many frames there were; `frames` then holds the first
+    /// `min(count, maxFrames)` of them. The arrays already in `frames` are refilled in
+    /// place, so a caller that keeps `frames` receives without allocating.
+    public func receive(into frames: inout [[UInt8]]) throws(ZMQError) -> Int? {
+        var count = 0
+        settled = false
+        while true {
+            if zmq_msg_recv(message, h, count > 0 ? 0 : ZMQ_DONTWAIT) < 0 {
+                let e = zmq_errno()
+                if e == EINTR { continue }
+                if e == EAGAIN && count == 0 {
+                    settled = true
+                    return nil
+                }
+                throw ZMQError("zmq_msg_recv", errno: e)
+            }
+            if count < maxFrames {
+                let data = UnsafeRawBufferPointer(start: zmq_msg_data(message), count: zmq_msg_size(message))
+                if count < frames.count {
+                    frames[count].removeAll(keepingCapacity: true)
+                    frames[count].append(contentsOf: data)
+                } else {
+                    frames.append(Array(data))
+                }
+            }
+            count += 1
+            if zmq_msg_more(message) == 0 {
+                let kept = min(count, maxFrames)
+                if frames.count > kept { frames.removeLast(frames.count - kept) }
+                return count
+            }
         }
     }
 

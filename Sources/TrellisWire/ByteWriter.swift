@@ -4,6 +4,14 @@ struct ByteWriter {
 
     init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
+    /// Takes `buffer`'s storage, emptied, so a caller that hands the bytes back
+    /// (`buffer = w.bytes`) encodes without allocating.
+    init(reusing buffer: inout [UInt8], capacity: Int) {
+        swap(&bytes, &buffer)
+        bytes.removeAll(keepingCapacity: true)
+        bytes.reserveCapacity(capacity)
+    }
+
     mutating func u8(_ v: UInt8) { bytes.append(v) }
     mutating func u16(_ v: UInt16) { bytes.append(UInt8(truncatingIfNeeded: v)); bytes.append(UInt8(truncatingIfNeeded: v >> 8)) }
     mutating func u32(_ v: UInt32) {

@@ -5,7 +5,16 @@
 extension Message {
     /// Encodes the body frame.
     public func encodeBody() -> [UInt8] {
-        var w = ByteWriter(capacity: 32)
+        var bytes: [UInt8] = []
+        encodeBody(into: &bytes)
+        return bytes
+    }
+
+    /// Replaces `bytes` with the body frame, reusing its storage (a link encodes
+    /// every message it sends into the same buffer).
+    public func encodeBody(into bytes: inout [UInt8]) {
+        var w = ByteWriter(reusing: &bytes, capacity: 32)
+        defer { bytes = w.bytes }
         switch self {
         case .ack, .heartbeat, .memoryWarning:
             break
@@ -48,7 +57,7 @@ extension Message {
             w.shortID(a.surface); w.rect(a.from); w.rect(a.to)
             w.u32(a.durationMilliseconds); w.u32(a.delayMilliseconds); w.u8(a.curve.rawValue)
         case .request(let r):
-            let name = Array(r.name.utf8)
+            let name = r.name.utf8
             precondition(!name.isEmpty && name.count <= WireLimits.maxRequestName, "request name must be 1…64 bytes")
             precondition(r.payload.count <= WireLimits.maxPayload, "request payload over 64 KiB")
             w.u8(UInt8(name.count)); w.raw(name); w.u32(UInt32(r.payload.count)); w.raw(r.payload)
@@ -56,7 +65,6 @@ extension Message {
             precondition(r.payload.count <= WireLimits.maxPayload, "reply payload over 64 KiB")
             w.u8(r.status.rawValue); w.u32(UInt32(r.payload.count)); w.raw(r.payload)
         }
-        return w.bytes
     }
 
     /// Decodes a body of a known kind; the size bound has already been checked.

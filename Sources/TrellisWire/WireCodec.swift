@@ -14,29 +14,54 @@ public enum WireCodec {
     }
 
     public static func encodeHeader(_ e: Envelope) -> [UInt8] {
-        var w = ByteWriter(capacity: headerSize)
-        w.u16(e.kind.rawValue); w.u16(e.flags.rawValue); w.u32(0)
-        w.u64(e.sequence); w.u64(e.trace); w.u64(e.correlation)
-        w.paddedID(e.source); w.paddedID(e.target)
-        return w.bytes
+        var bytes: [UInt8] = []
+        encodeHeader(e, into: &bytes)
+        return bytes
     }
 
-    /// Decodes the frames of one message, or says exactly why not.
-    public static func decode(_ frames: [[UInt8]]) throws(Rejection) -> Envelope {
-        guard frames.count == frameCount else {
-            throw Rejection(.malformedFrames, "expected \(frameCount) frames (delimiter, protocol, header, body), got \(frames.count)")
+    /// Replaces `bytes` with the header of `e`, reusing its storage: a link encodes
+    /// every message it sends into the same buffer.
+    /// Stores the fields in place rather than appending byte by byte: this runs for
+    /// every message sent.
+    public static func encodeHeader(_ e: Envelope, into bytes: inout [UInt8]) {
+        if bytes.count != headerSize { bytes = [UInt8](repeating: 0, count: headerSize) }
+        bytes.withUnsafeMutableBytes { p in
+            p.storeBytes(of: e.kind.rawValue.littleEndian, toByteOffset: 0, as: UInt16.self)
+            p.storeBytes(of: e.flags.rawValue.littleEndian, toByteOffset: 2, as: UInt16.self)
+            p.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
+            p.storeBytes(of: e.sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
+            p.storeBytes(of: e.trace.littleEndian, toByteOffset: 16, as: UInt64.self)
+            p.storeBytes(of: e.correlation.littleEndian, toByteOffset: 24, as: UInt64.self)
+            storePaddedID(e.source, into: UnsafeMutableRawBufferPointer(rebasing: p[32..<64]))
+            storePaddedID(e.target, into: UnsafeMutableRawBufferPointer(rebasing: p[64..<96]))
         }
-        guard frames[0].isEmpty else {
-            throw Rejection(.malformedFrames, "the first frame must be the empty delimiter, got \(frames[0].count) bytes")
+    }
+
+    /// An id's bytes followed by zeros up to `ControllerID.maxLength`.
+    private static func storePaddedID(_ id: ControllerID, into field: UnsafeMutableRawBufferPointer) {
+        field.initializeMemory(as: UInt8.self, repeating: 0)
+        var text = id.rawValue
+        text.withUTF8 { field.copyMemory(from: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Decodes the frames of one message, or says exactly why not. The message's
+    /// frames start at `first`, so a ROUTER's routing-id frame can stay in place
+    /// rather than be removed by copying the array.
+    public static func decode(_ frames: [[UInt8]], from first: Int = 0) throws(Rejection) -> Envelope {
+        guard frames.count - first == frameCount else {
+            throw Rejection(.malformedFrames, "expected \(frameCount) frames (delimiter, protocol, header, body), got \(frames.count - first)")
         }
-        let proto = frames[1]
+        guard frames[first].isEmpty else {
+            throw Rejection(.malformedFrames, "the first frame must be the empty delimiter, got \(frames[first].count) bytes")
+        }
+        let proto = frames[first + 1]
         guard proto.count == protocolFrame.count, proto.prefix(3).elementsEqual(protocolFrame.prefix(3)) else {
             throw Rejection(.malformedFrames, "the protocol frame is not \"TRL\" and a version byte")
         }
         guard proto[3] == version else {
             throw Rejection(.unsupportedVersion, "protocol version \(proto[3]) is not supported; this peer speaks \(version)")
         }
-        let header = try WireHeader(decoding: frames[2])
+        let header = try WireHeader(decoding: frames[first + 2])
         guard let kind = MessageKind(rawValue: header.kind) else {
             throw Rejection(.unknownKind, "message kind \(header.kind) is unknown", header: header)
         }
@@ -44,7 +69,7 @@ public enum WireCodec {
         guard EnvelopeFlags.known.isSuperset(of: flags) else {
             throw Rejection(.unsupportedFlags, "flag bits 0x\(String(header.flags, radix: 16)) are not supported", header: header)
         }
-        let body = frames[3]
+        let body = frames[first + 3]
         guard body.count <= kind.maxBodySize else {
             throw Rejection(.oversizedBody, "\(kind.name) body is \(body.count) bytes, at most \(kind.maxBodySize) allowed", header: header)
         }
@@ -106,9 +131,12 @@ public struct WireHeader: Sendable, Equatable {
 
     /// An id padded with zeros: the bytes before the first zero, all zeros after it.
     private static func id(_ field: ArraySlice<UInt8>) -> ControllerID? {
-        let end = field.firstIndex(of: 0) ?? field.endIndex
-        guard field[end...].allSatisfy({ $0 == 0 }) else { return nil }
-        return ControllerID(bytes: field[..<end])
+        field.withUnsafeBufferPointer { buf -> ControllerID? in
+            var end = 0
+            while end < buf.count && buf[end] != 0 { end += 1 }
+            for i in end..<buf.count where buf[i] != 0 { return nil }
+            return ControllerID(validating: UnsafeBufferPointer(rebasing: buf[0..<end]))
+        }
     }
 }
 

@@ -37,6 +37,44 @@ struct RoutingLogTests {
         }
     }
 
+    @Test("a link's compact event is written as the same line as the full record it stands for")
+    func messageEventLine() throws {
+        let root = TemporaryRoot()
+        let run = try RunDirectory.create(session: "events", root: root.path)
+        let log = try RoutingLog(directory: run.logs, host: "host \"q\"")
+        let origin = log.registerOrigin(at: "root", via: "ipc")
+        #expect(log.registerOrigin(at: "root", via: "ipc") == origin, "an origin is registered once")
+        let local = log.registerOrigin(at: "root", via: "local")
+        #expect(local != origin)
+        let events = [
+            MessageEvent(mono: 5_000, sequence: 9, trace: 0xab, bytes: 150, source: "child", target: "root",
+                         kind: .touch, outcome: .delivered, origin: origin),
+            MessageEvent(mono: 6_000, sequence: 10, trace: 0, bytes: 0, source: "root", target: "child",
+                         kind: .request, outcome: .dropped, origin: local, reason: "no such peer \"child\"\n"),
+        ]
+        let offset = Int64(bitPattern: WallClock.nanoseconds()) - Int64(bitPattern: MonotonicClock.nanoseconds())
+        for e in events { log.record(e) }
+        log.close()
+        let text = try String(contentsOfFile: log.path!, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 2)
+        for (line, e) in zip(lines, events) {
+            let decoded = try JSONDecoder().decode(RoutingRecord.self, from: Data(line.utf8))
+            let expected = RoutingRecord(
+                mono: e.mono, wall: decoded.wall, host: "host \"q\"", at: "root", source: e.source.rawValue,
+                target: e.target.rawValue, kind: e.kind.name, sequence: e.sequence, trace: e.trace, bytes: e.bytes,
+                outcome: e.outcome, via: e.origin == origin ? "ipc" : "local", reason: e.reason)
+            #expect(decoded == expected)
+            var full: [UInt8] = []
+            expected.appendJSON(to: &full)
+            #expect(String(decoding: full, as: UTF8.self) == line + "\n", "byte for byte the full record's line")
+            // The wall time is derived from the monotonic one, with the offset between
+            // the clocks when the line was written (the wall clock is not stepped here).
+            let derivedOffset = Int64(bitPattern: decoded.wall) - Int64(bitPattern: e.mono)
+            #expect(abs(derivedOffset - offset) < 5_000_000, "within 5 ms of the clocks' offset")
+        }
+    }
+
     @Test("wall time is RFC 3339 UTC with microseconds, and parses back")
     func wallClockFormat() {
         let ns: UInt64 = 1_795_000_000_123_456_789
