@@ -22,12 +22,14 @@ public actor SessionClient {
     private let loop: IOLoop
     private let log: RoutingLog
     private let link: Link
+    private let clientID: ControllerID
 
-    private init(run: RunDirectory, loop: IOLoop, log: RoutingLog, link: Link) {
+    private init(run: RunDirectory, loop: IOLoop, log: RoutingLog, link: Link, id: ControllerID) {
         self.run = run
         self.loop = loop
         self.log = log
         self.link = link
+        clientID = id
     }
 
     /// Attaches to `session` (the newest when nil); waits up to `timeout` for it to
@@ -65,7 +67,7 @@ public actor SessionClient {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        return SessionClient(run: run, loop: loop, log: log, link: link)
+        return SessionClient(run: run, loop: loop, log: log, link: link, id: id)
     }
 
     /// Detaches; the session keeps running.
@@ -244,8 +246,12 @@ public actor SessionClient {
         while true {
             let new = reader.readNew()
             flight.add(new)
-            // Links heartbeat forever; only the tree's own messages break the quiet.
-            if new.contains(where: { $0.kind != "heartbeat" && $0.kind != "link" }) { lastChange = ContinuousClock.now }
+            // Links heartbeat forever, and this client's own link may say hello again when
+            // a loaded test process answers late: only the tree's messages break the quiet.
+            let me = clientID.rawValue
+            if new.contains(where: { r in
+                !["heartbeat", "link", "hello"].contains(r.kind) && r.source != me && r.target != me
+            }) { lastChange = ContinuousClock.now }
             if flight.pending.isEmpty && ContinuousClock.now - lastChange >= quiet { return }
             guard ContinuousClock.now < deadline else {
                 let what = flight.pending.prefix(5).map { "\($0.kind) \($0.source) → \($0.target) #\($0.sequence)" }
