@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .testTarget(
             name: "TrellisHostTests",
-            dependencies: ["TrellisHost", "TrellisSeeds", "TrellisClient", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire", "TrellisCanvas"]
+            dependencies: ["TrellisHost", "TrellisSeeds", "TrellisClient", "TrellisSupervisor", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire", "TrellisCanvas"]
         ),
         .testTarget(
             name: "TrellisControllersTests",

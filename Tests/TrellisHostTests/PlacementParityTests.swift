@@ -99,37 +99,40 @@ final class ParityRun {
     }
 }
 
-@MainActor
-@Suite(.serialized) struct PlacementParityTests {
-    /// S2-2's order and S3-3's, with the child in the same process and in its own.
-    @Test(.timeLimit(.minutes(1)))
-    func theCallbackLogIsTheSameInEveryPlacement() async throws {
-        var logs: [ChildPlacement: [String]] = [:]
-        for placement in ChildPlacement.allCases {
-            let run = try await ParityRun(placement)
-            run.window.makeKeyAndVisible()
-            // A tap on the child's "leave" button: the request travels up to the container,
-            // which removes the child (S2-4), across the process boundary when there is one.
-            #expect(run.window.touch(.began, at: Point(x: 3, y: 3)), "\(placement)")
-            #expect(run.window.touch(.ended, at: Point(x: 3, y: 3)), "\(placement)")
-            logs[placement] = await run.callbacks()
-            #expect(run.container.requestsAnswered == ["leave"], "\(placement)")
-            #expect(run.container.children.isEmpty, "\(placement)")
-            await run.stop()
+extension MultiProcessTests {
+    /// In `MultiProcessTests`, whose `.serialized` keeps whole-process tests one at a time.
+    @MainActor
+    @Suite struct PlacementParityTests {
+        /// S2-2's order and S3-3's, with the child in the same process and in its own.
+        @Test(.timeLimit(.minutes(1)))
+        func theCallbackLogIsTheSameInEveryPlacement() async throws {
+            var logs: [ChildPlacement: [String]] = [:]
+            for placement in ChildPlacement.allCases {
+                let run = try await ParityRun(placement)
+                run.window.makeKeyAndVisible()
+                // A tap on the child's "leave" button: the request travels up to the container,
+                // which removes the child (S2-4), across the process boundary when there is one.
+                #expect(run.window.touch(.began, at: Point(x: 3, y: 3)), "\(placement)")
+                #expect(run.window.touch(.ended, at: Point(x: 3, y: 3)), "\(placement)")
+                logs[placement] = await run.callbacks()
+                #expect(run.container.requestsAnswered == ["leave"], "\(placement)")
+                #expect(run.container.children.isEmpty, "\(placement)")
+                await run.stop()
+            }
+            let expected = [
+                "Container.traitCollectionDidChange", "Container.viewDidLoad", "Container.viewWillAppear",
+                "Child.willMove(toParent: Container)", "Child.traitCollectionDidChange",
+                "Child.viewDidLoad", "Leaf.willMove(toParent: Child)", "Leaf.traitCollectionDidChange",
+                "Leaf.viewDidLoad", "Leaf.didMove(toParent: Child)",
+                "Child.didMove(toParent: Container)",
+                "Child.viewWillAppear", "Leaf.viewWillAppear",
+                "Container.viewDidAppear", "Child.viewDidAppear", "Leaf.viewDidAppear",
+                "Child.willMove(toParent: nil)",
+                "Child.viewWillDisappear", "Leaf.viewWillDisappear", "Child.viewDidDisappear", "Leaf.viewDidDisappear",
+                "Child.didMove(toParent: nil)",
+            ]
+            #expect(logs[.sameProcess] == expected)
+            #expect(logs[.ownProcess] == logs[.sameProcess])
         }
-        let expected = [
-            "Container.traitCollectionDidChange", "Container.viewDidLoad", "Container.viewWillAppear",
-            "Child.willMove(toParent: Container)", "Child.traitCollectionDidChange",
-            "Child.viewDidLoad", "Leaf.willMove(toParent: Child)", "Leaf.traitCollectionDidChange",
-            "Leaf.viewDidLoad", "Leaf.didMove(toParent: Child)",
-            "Child.didMove(toParent: Container)",
-            "Child.viewWillAppear", "Leaf.viewWillAppear",
-            "Container.viewDidAppear", "Child.viewDidAppear", "Leaf.viewDidAppear",
-            "Child.willMove(toParent: nil)",
-            "Child.viewWillDisappear", "Leaf.viewWillDisappear", "Child.viewDidDisappear", "Leaf.viewDidDisappear",
-            "Child.didMove(toParent: nil)",
-        ]
-        #expect(logs[.sameProcess] == expected)
-        #expect(logs[.ownProcess] == logs[.sameProcess])
     }
 }

@@ -1,0 +1,322 @@
+import Foundation
+import Testing
+import TrellisCanvas
+import TrellisClient
+import TrellisLog
+
+/// A session driven through `trellis` alone, as a person or a CI script would: up,
+/// wait, screen, tap, logs, ps, down — and a killed host restarted under its policy.
+/// The scene is deploy/scenes/parity.yaml: a container (own process) whose child runs
+/// in another process and asks, by delegation, to leave (S2-4's order, S1-3's
+/// delegation).
+///
+/// Nested in `MultiProcessTests`, whose `.serialized` runs every whole-session test one
+/// at a time: several sessions at once on a 2-core machine starve each other's
+/// heartbeats, and children are then taken for lost.
+extension MultiProcessTests {
+    @Suite(.timeLimit(.minutes(2))) struct SessionEndToEndTests {
+        @Test func upTapWaitScreenLogsDown() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            try s.up("deploy/scenes/parity.yaml")
+            #expect(try s.cli("wait", "--controller", "Leaf", "--state", "appeared", "--timeout", "15").status == 0)
+            let screen = try s.cli("screen").output
+            #expect(screen.contains("leaf") && screen.contains("leave"))
+
+            let ps = try s.cli("ps").output
+            #expect(ps.contains("running") && ps.contains("ParityChild") && ps.contains("ParityContainer") && ps.contains("compositor"))
+
+            // With attributes: the child's blue background around its own label.
+            let cells = try s.cli("screen", "--cells").output
+            #expect(cells.contains("fg=default bg=4") && cells.contains("\"leave\""))
+
+            // The tree across processes: Leaf is an actor in Child's process, inside Child's viewport.
+            let tree = try s.cli("tree").output
+            #expect(tree.contains("Container  ParityContainer  process"))
+            #expect(tree.contains("    Leaf  ParityLeaf  actor"))
+            #expect(tree.contains("  Child  ParityChild  process") && tree.contains("appeared"))
+
+            let tapped = try s.cli("tap", "--text", "leave").output
+            #expect(tapped.contains("tapped \"leave\""))
+            #expect(try s.cli("wait", "--gone", "leaf", "--timeout", "10").status == 0)
+            // The tap's path: client → compositor → Container → Child, the request back up,
+            // and the frames it caused, composed.
+            let trace = String(tapped.split(separator: " ").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let path = try await s.eventually { try s.cli("trace", trace).output } until: { $0.contains("was composed after") }
+            #expect(path.contains("compositor → Container") && path.contains("Container → Child") && path.contains("Child → Container"))
+            #expect(path.contains("in 4 processes"))
+            // Waiting for what never comes fails, and says what the screen showed.
+            let late = try s.cli("wait", "--text", "never shown", "--timeout", "0.5")
+            #expect(late.status != 0 && late.errors.contains("timed out"))
+
+            let logs = try s.cli("logs", "--json", "--kind", "callback").output
+            for callback in ["Child.viewWillDisappear", "Child.didMove(toParent: nil)", "Leaf.viewDidDisappear"] {
+                #expect(logs.contains(callback), "\(callback) in the log")
+            }
+
+            let pids = try s.state().members.map(\.pid)
+            #expect(try s.cli("down").output.contains("stopped"))
+            #expect(try s.waitForUpToExit() == 0)
+            // Nothing left running, and the tree disappeared before its processes stopped.
+            #expect(pids.allSatisfy { kill($0, 0) != 0 })
+            #expect(try s.state().state == "stopped")
+            let callbacks = try s.cli("logs", "--json", "--kind", "callback").output
+            #expect(callbacks.contains("Container.viewDidDisappear"))
+        }
+
+        @Test func aKilledHostIsRestartedOneForOneAndTheLogSaysWhy() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            try s.up("deploy/scenes/parity.yaml")
+            #expect(try s.cli("wait", "--text", "leaf", "--timeout", "15").status == 0)
+            let child = try #require(try s.state().members.first { $0.id == "Child" })
+            let container = try #require(try s.state().members.first { $0.id == "Container" })
+            kill(child.pid, SIGKILL)
+
+            let restarted = try await s.until { try s.state().members.first { $0.id == "Child" }.map { $0.restarts == 1 && $0.pid > 0 } ?? false }
+            #expect(restarted)
+            #expect(try s.cli("wait", "--text", "leaf", "--timeout", "15").status == 0)
+            // One-for-one: the container kept its process.
+            #expect(try s.state().members.first { $0.id == "Container" }?.pid == container.pid)
+            let decisions = try s.cli("logs", "--kind", "supervisor").output
+            #expect(decisions.contains("Child (pid \(child.pid)) was killed by signal 9"))
+            #expect(decisions.contains("restarting Child (one-for-one, restart 1"))
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
+
+        @Test func pastItsRestartIntensityTheSupervisorStopsTheTreeAndSaysWhy() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            let scene = s.root + "/fragile.yaml"
+            let source = try String(contentsOfFile: CLISession.package + "/deploy/scenes/parity.yaml", encoding: .utf8)
+                .replacingOccurrences(of: "intensity: 3", with: "intensity: 0")
+            try source.write(toFile: scene, atomically: true, encoding: .utf8)
+            try s.up(scene)
+            #expect(try s.cli("wait", "--text", "leaf", "--timeout", "15").status == 0)
+            let members = try s.state().members
+            kill(try #require(members.first { $0.id == "Child" }).pid, SIGKILL)
+            #expect(try s.waitForUpToExit() == 1)
+            #expect(try s.upErrors().contains("more than 0 restarts within 10.0 s"))
+            #expect(members.allSatisfy { kill($0.pid, 0) != 0 })
+            #expect(try s.state().reason?.contains("Child was killed by signal 9") == true)
+        }
+
+        @Test func oneForAllRestartsEveryHostAndTheTreeComesBack() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            let scene = s.root + "/together.yaml"
+            let source = try String(contentsOfFile: CLISession.package + "/deploy/scenes/parity.yaml", encoding: .utf8)
+                .replacingOccurrences(of: "strategy: one-for-one", with: "strategy: one-for-all")
+            try source.write(toFile: scene, atomically: true, encoding: .utf8)
+            try s.up(scene)
+            #expect(try s.cli("wait", "--controller", "Leaf", "--timeout", "15").status == 0)
+            let before = try s.state().members
+            kill(try #require(before.first { $0.id == "Child" }).pid, SIGKILL)
+
+            let restarted = try await s.until {
+                let now = try s.state().members
+                return now.filter { $0.role != "compositor" }.allSatisfy { $0.restarts == 1 && $0.pid > 0 }
+            }
+            #expect(restarted)
+            let after = try s.state().members
+            // Every host is a new process; the compositor (and so the terminal) stayed.
+            for id in ["Child", "Container"] {
+                #expect(after.first { $0.id == id }?.pid != before.first { $0.id == id }?.pid)
+            }
+            #expect(after.first { $0.id == "compositor" }?.pid == before.first { $0.id == "compositor" }?.pid)
+            #expect(try s.cli("wait", "--controller", "Leaf", "--timeout", "15").status == 0)
+            #expect(try s.cli("screen").output.contains("leave"))
+            let decisions = try s.cli("logs", "--kind", "supervisor").output
+            #expect(decisions.contains("restarting Container (one-for-all"))
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
+
+        @Test func aSupervisorKilledOutrightLeavesNothingRunning() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            try s.up("deploy/scenes/parity.yaml")
+            #expect(try s.cli("wait", "--controller", "Leaf", "--timeout", "15").status == 0)
+            let pids = try s.state().members.map(\.pid)
+            s.killUp()
+            #expect(try await s.until { pids.allSatisfy { kill($0, 0) != 0 } })
+        }
+
+        /// The demo a newcomer runs first, through `trellis` alone: every seed in its own
+        /// process, a tab per seed (S0-1, S1-3, S4-1), a resize (traits follow).
+        @Test func theDemoThroughTrellisAlone() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            try s.up("deploy/scenes/demo.yaml")
+            #expect(try s.cli("wait", "--text", "000 circle", "--timeout", "20").status == 0)
+            #expect(try s.state().members.count == 7)
+            #expect(try s.cli("screen").output.contains("tap me"))
+
+            _ = try s.cli("tap", "--text", "001 embed")
+            #expect(try s.cli("wait", "--text", "Sub1", "--timeout", "10").status == 0)
+            _ = try s.cli("tap", "--text", "next")
+            #expect(try s.cli("wait", "--text", "MainDetail", "--timeout", "10").status == 0)
+            #expect(try s.cli("wait", "--idle").status == 0)
+            _ = try s.cli("tap", "--text", "‹ Back")
+            #expect(try s.cli("wait", "--text", "Sub1", "--timeout", "10").status == 0)
+
+            _ = try s.cli("tap", "--text", "004 paging")
+            #expect(try s.cli("wait", "--controller", "Seed004", "--timeout", "10").status == 0)
+            #expect(try s.cli("resize", "120x40").status == 0)
+            #expect(try s.cli("wait", "--idle").status == 0)
+            let wide = try s.cli("screen").output.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(wide.count >= 40 && wide.contains { $0.contains("004 paging") })
+
+            let tree = try s.cli("tree").output
+            #expect(tree.contains("Seed004  Seed004  process") && tree.contains("h:regular"))
+            #expect(try s.cli("logs", "--kind", "touch", "--controller", "Seed001").output.contains("delivered"))
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
+
+        /// The Swift test client: tap by text, wait for text, the ordered callback log.
+        @Test func theSwiftClientTapsByTextAndReadsTheOrderedCallbackLog() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            try s.up("deploy/scenes/parity.yaml")
+            let app = try await SessionClient.attach(session: s.session, root: s.root)
+            try await app.wait(forText: "leave", timeout: .seconds(15))
+            try await app.tap(text: "leave")
+            // Idle: every message the tap caused has been handled, frames included.
+            try await app.waitUntilIdle(timeout: .seconds(10))
+            #expect(try await !app.screen().contains("leaf"))
+            let child = try await app.wait(forCallback: "Child.didMove(toParent: nil)", of: ["Child"])
+            let leaving = Array(child.drop { !$0.hasPrefix("Child.willMove(toParent: nil") })
+            #expect(leaving.map { String($0.prefix { $0 != "(" }) } == [
+                "Child.willMove", "Child.viewWillDisappear", "Child.viewDidDisappear", "Child.didMove",
+            ])
+            await app.close()
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
+    }
+}
+
+/// One `trellis up --headless` in a private run root, and `trellis` commands against it.
+final class CLISession {
+    static let package: String = {
+        var dir = URL(fileURLWithPath: #filePath)
+        while dir.path != "/" && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
+            dir.deleteLastPathComponent()
+        }
+        return dir.path
+    }()
+
+    let root: String
+    let session = "e2e-\(UInt32.random(in: 0...UInt32.max))"
+    private var upProcess: Process?
+    private let upErrorsPath: String
+
+    init() throws {
+        root = "/tmp/trellis-e2e-\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
+        try RunDirectory.makePrivateDirectory(root)
+        upErrorsPath = root + "/up.err"
+    }
+
+    static func trellis() throws -> URL {
+        for config in ["debug", "release"] {
+            let url = URL(fileURLWithPath: "\(package)/.build/\(config)/trellis")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw CLIFailure("trellis is not built: run `swift build` first")
+    }
+
+    func up(_ scene: String) throws {
+        let p = Process()
+        p.executableURL = try Self.trellis()
+        p.currentDirectoryURL = URL(fileURLWithPath: Self.package)
+        p.arguments = ["up", scene, "--headless", "--session", session, "--run-root", root]
+        _ = FileManager.default.createFile(atPath: upErrorsPath, contents: nil)
+        p.standardError = FileHandle(forWritingAtPath: upErrorsPath)
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        upProcess = p
+    }
+
+    func killUp() { if let p = upProcess { kill(p.processIdentifier, SIGKILL) } }
+
+    func upErrors() throws -> String { try String(contentsOfFile: upErrorsPath, encoding: .utf8) }
+
+    /// Runs `trellis ARGS --session … --run-root …`, at most 30 s.
+    @discardableResult
+    func cli(_ args: String...) throws -> (status: Int32, output: String, errors: String) {
+        let p = Process()
+        p.executableURL = try Self.trellis()
+        p.arguments = args + ["--session", session, "--run-root", root]
+        let out = root + "/cli.out", err = root + "/cli.err"
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
+        p.standardOutput = FileHandle(forWritingAtPath: out)
+        p.standardError = FileHandle(forWritingAtPath: err)
+        try p.run()
+        let deadline = Date().addingTimeInterval(30)
+        while p.isRunning && Date() < deadline { usleep(10_000) }
+        if p.isRunning { p.terminate(); throw CLIFailure("trellis \(args.joined(separator: " ")) did not finish in 30 s") }
+        p.waitUntilExit()
+        return (p.terminationStatus, try String(contentsOfFile: out, encoding: .utf8), try String(contentsOfFile: err, encoding: .utf8))
+    }
+
+    func state() throws -> SessionState { try SessionState.read(from: RunDirectory.find(session: session, root: root)) }
+
+    /// The exit status of `trellis up`, waiting at most 20 s.
+    func waitForUpToExit() throws -> Int32 {
+        guard let p = upProcess else { throw CLIFailure("not up") }
+        let deadline = Date().addingTimeInterval(20)
+        while p.isRunning && Date() < deadline { usleep(10_000) }
+        guard !p.isRunning else { throw CLIFailure("trellis up did not exit within 20 s") }
+        return p.terminationStatus
+    }
+
+    /// Runs `body` until its result satisfies `done` (logs are written within 50 ms), 10 s at most.
+    func eventually(_ body: () throws -> String, until done: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var last = ""
+        while ContinuousClock.now < deadline {
+            last = try body()
+            if done(last) { return last }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return last
+    }
+
+    /// Polls `condition` for up to 15 s.
+    func until(_ condition: () throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            if (try? condition()) == true { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    /// Whether `pid` is a process of a session under `root` (its command line names it).
+    static func isOurs(_ pid: Int32, root: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+        return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self).contains(root)
+    }
+
+    /// Whatever happened, nothing is left running.
+    func cleanUp() {
+        if let p = upProcess, p.isRunning {
+            p.terminate()
+            let deadline = Date().addingTimeInterval(10)
+            while p.isRunning && Date() < deadline { usleep(10_000) }
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        }
+        // Only processes still ours: pids wrap at 32768 here, and a pid from a stale
+        // session.json may already belong to another test's process.
+        for m in (try? state().members) ?? [] where m.pid > 0 && Self.isOurs(m.pid, root: root) { kill(m.pid, SIGKILL) }
+        if ProcessInfo.processInfo.environment["TRELLIS_KEEP_RUN"] == nil { try? FileManager.default.removeItem(atPath: root) }
+    }
+}
+
+struct CLIFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
