@@ -109,20 +109,13 @@ struct App: AsyncParsableCommand {
 enum Lifetime {
     static var host: ChildHost?
     static var children: RemoteChildren?
-    static var sources: [any DispatchSourceSignal] = []
 
     static func keep(_ host: ChildHost, log: RoutingLog) {
         self.host = host
-        for sig in [SIGTERM, SIGINT] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler {
-                log.flush()
-                log.close()
-                exit(0)
-            }
-            source.resume()
-            sources.append(source)
+        SignalEvents.on([SIGTERM, SIGINT]) {
+            log.flush()
+            log.close()
+            exit(0)
         }
     }
 }

@@ -67,7 +67,7 @@ struct CompositorCommand: AsyncParsableCommand {
             Foundation.exit(status)
         }
         // SIGHUP: the terminal (or the ssh session) went away; restore what may be left.
-        Shutdown.on([SIGTERM, SIGINT, SIGHUP]) { end(0) }
+        SignalEvents.on([SIGTERM, SIGINT, SIGHUP]) { end(0) }
         let loop = IOLoop(name: "compositor")
         let compositor: Compositor
         do {
@@ -92,20 +92,5 @@ struct CompositorCommand: AsyncParsableCommand {
         }
         _ = compositor
         try await Task.sleep(for: .seconds(Int64.max / 2_000_000_000))
-    }
-}
-
-/// Runs `body` on the main queue when one of `signals` arrives.
-@MainActor
-enum Shutdown {
-    static var sources: [any DispatchSourceSignal] = []
-    static func on(_ signals: [Int32], _ body: @escaping @MainActor () -> Void) {
-        for sig in signals {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { MainActor.assumeIsolated { body() } }
-            source.resume()
-            sources.append(source)
-        }
     }
 }

@@ -46,7 +46,7 @@ struct UpCommand: AsyncParsableCommand {
         let supervisor = try Supervisor(scene: scene, run: run, binaries: binaries, headless: headless)
         do { try supervisor.validate() } catch { throw CLIError("\(error)") }
         supervisor.progress = { line in FileHandle.standardError.write(Data("trellis: \(line)\n".utf8)) }
-        Signals.on([SIGINT, SIGTERM, SIGHUP]) { Task { await supervisor.stop() } }
+        SignalEvents.on([SIGINT, SIGTERM, SIGHUP]) { Task { await supervisor.stop() } }
         try supervisor.start()
         // The compositor now owns the terminal: progress goes to the log only.
         if !headless { supervisor.progress = { _ in } }
@@ -66,20 +66,5 @@ struct UpCommand: AsyncParsableCommand {
         let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         let cleaned = String(base.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "-" })
         return RunDirectory.isValidSession(cleaned) ? cleaned : "scene"
-    }
-}
-
-/// Runs `body` on the main actor when one of `signals` arrives (instead of dying).
-@MainActor
-enum Signals {
-    static var sources: [any DispatchSourceSignal] = []
-    static func on(_ signals: [Int32], _ body: @escaping @MainActor () -> Void) {
-        for sig in signals {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-            source.setEventHandler { MainActor.assumeIsolated { body() } }
-            source.resume()
-            sources.append(source)
-        }
     }
 }

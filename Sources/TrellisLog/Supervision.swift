@@ -33,3 +33,22 @@ public enum Supervision {
         _ = setpgid(0, 0)
     }
 }
+
+/// Signals as events on the main actor: a Trellis process ends by its own orderly path
+/// (flush the log, restore the terminal, stop the tree) instead of dying where it stands.
+@MainActor
+public enum SignalEvents {
+    private static var sources: [any DispatchSourceSignal] = []
+
+    /// Runs `body` on the main actor whenever one of `signals` arrives; their default
+    /// actions are off from now on.
+    public static func on(_ signals: [Int32], _ body: @escaping @MainActor () -> Void) {
+        for sig in signals {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler { MainActor.assumeIsolated { body() } }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}
