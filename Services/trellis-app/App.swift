@@ -15,6 +15,28 @@ import TrellisWire
 struct App: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trellis-app",
+        abstract: "The seeds app: run one of its controllers as a host, or list its classes.",
+        subcommands: [HostCommand.self, ClassesCommand.self],
+        defaultSubcommand: HostCommand.self)
+}
+
+/// `trellis-app classes`: the registered controller classes, one per line — what a
+/// supervisor checks a scene's `class:` fields against before it starts anything.
+struct ClassesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "classes", abstract: "List the controller classes, one per line.")
+
+    @MainActor
+    func run() async {
+        let registry = ControllerRegistry()
+        SeedControllers.register(in: registry)
+        for name in registry.names { print(name) }
+    }
+}
+
+/// `trellis-app [host] --host ID --class NAME …` (the default).
+struct HostCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "host",
         abstract: "Run one controller of the seeds app for a parent in another process.")
 
     @Option(name: .customLong("host"), help: "The id of the controller to run.")

@@ -32,8 +32,9 @@ public struct Scene: Equatable, Sendable {
         public var embed: String?
         /// Handed to the controller when it is embedded (what `prepareForSegue` does).
         public var data: [String: String]
-        /// The line that declared it, for messages.
+        /// The line that declared it, and the line of its `class:`, for messages.
         public var line: Int
+        public var classLine: Int
     }
 
     public var file: String

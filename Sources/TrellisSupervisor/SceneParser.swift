@@ -80,7 +80,7 @@ extension Scene {
         for item in seq {
             guard case .mapping(let cm) = item else { throw fail(item, "controllers", "each controller is a mapping") }
             var id: ControllerID?, cls: String?, parent: ControllerID?, placement = Placement.process
-            var host = "local", embed: String?, data: [String: String] = [:]
+            var host = "local", embed: String?, data: [String: String] = [:], classLine: Int?
             for (k, v) in cm {
                 let key = k.string ?? ""
                 switch key {
@@ -91,7 +91,9 @@ extension Scene {
                     guard !controllers.contains(where: { $0.id == c }) else { throw fail(v, "id", "'\(c)' is declared twice") }
                     guard c != "compositor", c != "control", c != "supervisor" else { throw fail(v, "id", "'\(c)' is reserved") }
                     id = c
-                case "class": cls = try text(v, "class")
+                case "class":
+                    cls = try text(v, "class")
+                    classLine = v.mark?.line
                 case "parent":
                     guard let p = ControllerID(try text(v, "parent")) else { throw fail(v, "parent", "not a controller id") }
                     guard controllers.contains(where: { $0.id == p }) else {
@@ -125,7 +127,7 @@ extension Scene {
             if parent == nil, placement == .actor { throw fail(item, "placement", "the root runs in its own process") }
             controllers.append(Controller(
                 id: id, className: cls, parent: parent, placement: parent == nil ? .process : placement, host: host,
-                embed: embed, data: data, line: item.mark?.line ?? 0))
+                embed: embed, data: data, line: item.mark?.line ?? 0, classLine: classLine ?? item.mark?.line ?? 0))
         }
         return Scene(file: file, app: app, controllers: controllers, strategy: strategy, intensity: intensity, period: period, size: size)
     }

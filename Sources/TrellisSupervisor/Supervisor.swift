@@ -104,6 +104,33 @@ public final class Supervisor {
             throw SceneError(file: scene.file, line: nil, field: name == scene.app ? "app" : nil,
                              message: "\(binaries.appendingPathComponent(name).path) is not built (run `swift build`)")
         }
+        // A misspelt class would only show as a host that exits at once, again and
+        // again, until the restart policy gives up: ask the app which classes it has.
+        let known = try appClasses()
+        for c in scene.controllers where !known.contains(c.className) {
+            throw SceneError(file: scene.file, line: c.classLine, field: "class",
+                             message: "\(scene.app) has no controller class '\(c.className)' (known: \(known.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    /// `APP classes`: one registered class per line.
+    private func appClasses() throws(SceneError) -> Set<String> {
+        let p = Process()
+        p.executableURL = binaries.appendingPathComponent(scene.app)
+        p.arguments = ["classes"]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        do { try p.run() } catch {
+            throw SceneError(file: scene.file, line: nil, field: "app", message: "cannot run \(scene.app) classes: \(error)")
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw SceneError(file: scene.file, line: nil, field: "app",
+                             message: "\(scene.app) classes exited with status \(p.terminationStatus): is it a Trellis app binary?")
+        }
+        return Set(String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
     }
 
     // MARK: Starting

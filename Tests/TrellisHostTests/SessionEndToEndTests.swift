@@ -133,6 +133,20 @@ extension MultiProcessTests {
             #expect(try s.waitForUpToExit() == 0)
         }
 
+        @Test func aMisspeltClassIsRefusedWithItsLineBeforeAnythingStarts() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            let scene = s.root + "/typo.yaml"
+            let source = try String(contentsOfFile: CLISession.package + "/deploy/scenes/parity.yaml", encoding: .utf8)
+                .replacingOccurrences(of: "class: ParityChild", with: "class: ParityChld")
+            try source.write(toFile: scene, atomically: true, encoding: .utf8)
+            try s.up(scene)
+            #expect(try s.waitForUpToExit() != 0)
+            let line = source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("ParityChld") }! + 1
+            #expect(try s.upErrors().contains("\(scene):\(line): class: trellis-app has no controller class 'ParityChld'"))
+            #expect((try? s.state()) == nil, "a supervisor started something")
+        }
+
         @Test func aSupervisorKilledOutrightLeavesNothingRunning() async throws {
             let s = try CLISession()
             defer { s.cleanUp() }
