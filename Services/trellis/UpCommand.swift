@@ -32,6 +32,11 @@ struct UpCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
+        // Else the compositor would fail to start, again and again, until the restart
+        // policy gave up: say it once, before anything starts.
+        guard headless || isatty(STDOUT_FILENO) == 1 else {
+            throw CLIError("standard output is not a terminal: run in a terminal, or with --headless (test clients then read the screen)")
+        }
         let scene: Scene
         do { scene = try Scene.load(path: self.scene) } catch { throw CLIError("\(error)") }
         let name = session ?? Self.sessionName(for: self.scene)

@@ -147,6 +147,14 @@ extension MultiProcessTests {
             #expect((try? s.state()) == nil, "a supervisor started something")
         }
 
+        @Test func withoutATerminalUpAsksForHeadlessAndStartsNothing() throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            let r = try s.cli("up", "deploy/scenes/parity.yaml")
+            #expect(r.status != 0 && r.errors.contains("standard output is not a terminal"))
+            #expect((try? s.state()) == nil)
+        }
+
         @Test func aSupervisorKilledOutrightLeavesNothingRunning() async throws {
             let s = try CLISession()
             defer { s.cleanUp() }
