@@ -147,6 +147,29 @@ extension MultiProcessTests {
             #expect((try? s.state()) == nil, "a supervisor started something")
         }
 
+        /// S4-1 three processes deep: the demo root, seed 004's tab bar in its own process,
+        /// and its first page style in a third. The grandchild is sized through two
+        /// proxies and draws (a remote container's remote child was once told 0×0).
+        @Test func aGrandchildInAThirdProcessIsSizedAndDraws() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            let scene = s.root + "/deep.yaml"
+            let source = try String(contentsOfFile: CLISession.package + "/deploy/scenes/demo.yaml", encoding: .utf8)
+                + "  - id: Fixed\n    class: Seed004Fixed\n    parent: Seed004\n"
+            try source.write(toFile: scene, atomically: true, encoding: .utf8)
+            try s.up(scene)
+            #expect(try s.cli("wait", "--text", "004 paging", "--timeout", "20").status == 0)
+            _ = try s.cli("tap", "--text", "004 paging")
+            #expect(try s.cli("wait", "--controller", "Fixed", "--timeout", "15").status == 0)
+            #expect(try s.cli("wait", "--text", "page 0", "--timeout", "10").status == 0)
+            let fixed = try #require(try s.state().members.first { $0.id == "Fixed" })
+            let tree = try s.cli("tree").output
+            let line = try #require(tree.split(separator: "\n").first { $0.contains("Fixed  ScrollPaging") })
+            #expect(line.contains("process pid \(fixed.pid)") && line.contains("80×22"), "\(line)")
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
+
         @Test func withoutATerminalUpAsksForHeadlessAndStartsNothing() throws {
             let s = try CLISession()
             defer { s.cleanUp() }
