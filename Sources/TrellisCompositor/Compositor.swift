@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import Synchronization
 import TrellisCanvas
 import TrellisControllers
 import TrellisLog
@@ -63,7 +64,13 @@ public final class Compositor {
         let hosts = try await Link.bind(
             id: id, endpoint: hostsEndpoint, loop: loop, log: log, options: options,
             onMessage: { envelope, _ in
-                DispatchQueue.main.async { MainActor.assumeIsolated { box.compositor?.fromHost(envelope) } }
+                box.hostMessagesQueued.add(1, ordering: .relaxed)
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated {
+                        let more = box.hostMessagesQueued.subtract(1, ordering: .relaxed).newValue > 0
+                        box.compositor?.fromHost(envelope, moreQueued: more)
+                    }
+                }
                 return .handled
             },
             onPeer: { event in
@@ -95,7 +102,10 @@ public final class Compositor {
 
     // MARK: Hosts
 
-    private func fromHost(_ e: Envelope) {
+    /// Composes at once when no other host message is queued behind this one — a frame
+    /// reaches the screen in one hop from the link's thread — and otherwise once those
+    /// are applied too, so a burst of frames still makes one compose.
+    private func fromHost(_ e: Envelope, moreQueued: Bool) {
         switch e.message {
         case .frame(let f):
             do {
@@ -111,7 +121,7 @@ public final class Compositor {
         default:
             break
         }
-        setNeedsCompose()
+        if moreQueued { setNeedsCompose() } else { composeNow() }
     }
 
     private func peer(_ event: PeerEvent) {
@@ -171,7 +181,13 @@ public final class Compositor {
     private func setNeedsCompose() {
         guard !composeScheduled else { return }
         composeScheduled = true
-        DispatchQueue.main.async { MainActor.assumeIsolated { self.composeNow() } }
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                // A compose since (a frame's, a request's) already drew what this one would.
+                guard self.composeScheduled else { return }
+                self.composeNow()
+            }
+        }
     }
 
     private func composeNow() {
@@ -317,5 +333,8 @@ struct TextWaiter {
 @MainActor
 final class CompositorBox: Sendable {
     var compositor: Compositor?
+    /// Host messages the link's thread handed to the main queue and the main actor has
+    /// not applied yet.
+    nonisolated let hostMessagesQueued = Atomic<Int>(0)
     nonisolated init() {}
 }

@@ -167,10 +167,19 @@ public final class Window {
     /// would: each child's surface at its viewport's (presentation) frame, clipped by its
     /// ancestors, above its parent.
     public func compose() -> Surface {
+        var screen = Surface(size: size)
+        compose(into: &screen)
+        return screen
+    }
+
+    /// `compose()` drawn over `screen`, a surface of the window's size, which then holds
+    /// the same cells — the window's own layer covers every cell — with only the cells that
+    /// changed marked as its damage. A host composes into the copy it sends frames from,
+    /// rather than into a new surface it would then copy over that one.
+    public func compose(into screen: inout Surface) {
+        precondition(screen.size == size, "composing a \(size) window into a \(screen.size) surface")
         rootView.layoutIfNeeded()
         var layers: [Layer] = []
-        var screen = Surface(size: size)
-        var own = Surface(size: size)
         let top = ViewRenderer.render(rootView, into: &own)
         layers.append(Layer(surface: own, frame: Rect(origin: .zero, size: size), clip: Rect(origin: .zero, size: size), z: 0, visible: true))
         var placed: [ControllerID: (String, Placement)] = [:]
@@ -179,8 +188,12 @@ public final class Window {
         Composition.compose(layers, into: &screen)
         logPlacementChanges(placed)
         remotePlacements = remote
-        return screen
     }
+
+    /// The window's own layer, kept between compositions (as each controller keeps its
+    /// surface): the renderer clears and redraws it whole, so only its buffers carry over,
+    /// saving two full-screen allocations a frame.
+    private var own = Surface(size: .zero)
 
     /// After `compose()`: where the surfaces of children in other processes go, in this
     /// window's coordinates — what this process's host tells the compositor.

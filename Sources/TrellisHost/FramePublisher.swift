@@ -36,13 +36,13 @@ final class FramePublisher {
     private func publish() {
         scheduled = false
         window.tick()
-        let screen = window.compose()
-        guard screen.size.width > 0, screen.size.height > 0 else { return }
-        if sent.size != screen.size {
-            sent = Surface(size: screen.size)
+        let size = window.size
+        guard size.width > 0, size.height > 0 else { return }
+        if sent.size != size {
+            sent = Surface(size: size)
             sent.damageAll()
         }
-        sent.blit(screen, at: .zero)
+        window.compose(into: &sent)
         var messages: [Message] = []
         if let frame = sent.takeFrame(number: number &+ 1) {
             number &+= 1

@@ -38,16 +38,8 @@ public final class LinkPort: RemotePort {
         let answer = Answer()
         let link = self.link, peer = self.peer, timeout = self.timeout, trace = TraceContext.current
         Task.detached {
-            // A child that has not connected yet (its process is still starting) is
-            // waited for within the same bound, rather than dropped at once.
-            if let peer {
-                let deadline = ContinuousClock.now + timeout
-                while await !link.connectedPeers.contains(peer), ContinuousClock.now < deadline {
-                    try? await Task.sleep(for: .milliseconds(5))
-                }
-            }
             do throws(LinkError) {
-                answer.set(.success(try await link.request(message, to: peer, trace: trace, timeout: timeout)))
+                answer.set(.success(try await link.request(message, toConnected: peer, trace: trace, timeout: timeout)))
             } catch {
                 answer.set(.failure(error))
             }
@@ -65,6 +57,24 @@ public final class LinkPort: RemotePort {
         case .failure(let error):
             return Reply(status: .failed, payload: Array("\(error)".utf8))
         }
+    }
+}
+
+extension Link {
+    /// `request`, once `peer` is connected: a child that has not connected yet (its
+    /// process is still starting) is waited for within the same bound, rather than
+    /// dropped at once. Isolated to the link, so the check and the send are one hop from
+    /// the caller rather than a round trip to the link and back before the send's own.
+    fileprivate func request(
+        _ message: Message, toConnected peer: ControllerID?, trace: UInt64, timeout: Duration
+    ) async throws(LinkError) -> Envelope {
+        if let peer {
+            let deadline = ContinuousClock.now + timeout
+            while !connectedPeers.contains(peer), ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        return try await request(message, to: peer, trace: trace, timeout: timeout)
     }
 }
 
