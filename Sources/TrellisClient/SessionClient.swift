@@ -243,20 +243,26 @@ public actor SessionClient {
         var reader = LogReader(directory: run.logs)
         var flight = InFlight()
         var lastChange = ContinuousClock.now
+        var lastNoise: [RoutingRecord] = []
         while true {
             let new = reader.readNew()
             flight.add(new)
             // Links heartbeat forever, and this client's own link may say hello again when
             // a loaded test process answers late: only the tree's messages break the quiet.
             let me = clientID.rawValue
-            if new.contains(where: { r in
+            let noise = new.filter { r in
                 !["heartbeat", "link", "hello"].contains(r.kind) && r.source != me && r.target != me
-            }) { lastChange = ContinuousClock.now }
+            }
+            if !noise.isEmpty {
+                lastChange = ContinuousClock.now
+                lastNoise = Array(noise.suffix(3))
+            }
             if flight.pending.isEmpty && ContinuousClock.now - lastChange >= quiet { return }
             guard ContinuousClock.now < deadline else {
                 let what = flight.pending.prefix(5).map { "\($0.kind) \($0.source) → \($0.target) #\($0.sequence)" }
+                let latest = lastNoise.map { "\($0.host): \($0.kind) \($0.source) → \($0.target) \($0.outcome.rawValue) \($0.detail ?? $0.reason ?? "")" }
                 throw ClientError.timeout(
-                    "the tree to be idle; in flight: \(what.isEmpty ? "nothing, but the log keeps growing" : what.joined(separator: ", "))",
+                    "the tree to be idle; in flight: \(what.isEmpty ? "nothing, but the log keeps growing, latest: \(latest.joined(separator: "; "))" : what.joined(separator: ", "))",
                     screen: (try? await screen()) ?? "")
             }
             try await Task.sleep(for: .milliseconds(25))

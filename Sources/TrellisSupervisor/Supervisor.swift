@@ -143,13 +143,18 @@ public final class Supervisor {
         writeState()
     }
 
-    /// Waits until the compositor answers and the root has drawn, or `timeout` passes.
+    /// Waits until every process-placed controller answers in the tree (`describe`
+    /// through the compositor, down every link), or `timeout` passes. Not "the screen
+    /// shows something": a tree may rightly show nothing, and a person may have changed
+    /// the screen before this looked.
     public func waitUntilUp(timeout: Duration = .seconds(15)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         guard let client = try? await SessionClient.attach(session: run.session, root: runRoot, timeout: timeout) else { return false }
         defer { Task { await client.close() } }
+        let expected = scene.processes.map(\.id.rawValue)
         while ContinuousClock.now < deadline, !stopped {
-            if let s = try? await client.screen(), s.contains(where: { !$0.isWhitespace }) {
+            if let tree = try? await client.tree(),
+               expected.allSatisfy({ id in tree.find(id).map { $0.unreachable == nil } ?? false }) {
                 decide("the tree is up: \(plan.count) processes")
                 return true
             }
