@@ -143,23 +143,23 @@ public final class Supervisor {
         writeState()
     }
 
-    /// Waits until every process-placed controller answers in the tree (`describe`
-    /// through the compositor, down every link), or `timeout` passes. Not "the screen
-    /// shows something": a tree may rightly show nothing, and a person may have changed
-    /// the screen before this looked.
+    /// Waits until every host has said hello to its parent — the links' own log lines
+    /// (`hello … received`) — or `timeout` passes. Read from the logs, not asked: asking
+    /// (the screen, the tree) would put requests in flight while clients may already be
+    /// driving the tree, and what the screen or tree shows may rightly change under us.
     public func waitUntilUp(timeout: Duration = .seconds(15)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
-        guard let client = try? await SessionClient.attach(session: run.session, root: runRoot, timeout: timeout) else { return false }
-        defer { Task { await client.close() } }
-        let expected = scene.processes.map(\.id.rawValue)
+        var reader = LogReader(directory: run.logs)
+        var waiting = Set(scene.processes.map(\.id.rawValue))
         while ContinuousClock.now < deadline, !stopped {
-            if let tree = try? await client.tree(),
-               expected.allSatisfy({ id in tree.find(id).map { $0.unreachable == nil } ?? false }) {
+            for r in reader.readNew() where r.kind == "hello" && r.outcome == .received { waiting.remove(r.source) }
+            if waiting.isEmpty {
                 decide("the tree is up: \(plan.count) processes")
                 return true
             }
             try? await Task.sleep(for: .milliseconds(50))
         }
+        decide("not connected within \(timeout): \(waiting.sorted().joined(separator: ", "))")
         return false
     }
 
