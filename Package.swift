@@ -81,7 +81,10 @@ let package = Package(
         ),
         .target(
             name: "TrellisSupervisor",
-            dependencies: ["TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisClient", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisClient", "TrellisTerminal",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .target(name: "TrellisClient", dependencies: ["TrellisCompositor", "TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport"]),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),

@@ -51,7 +51,8 @@ struct CompositorCommand: AsyncParsableCommand {
     func run() async throws {
         if supervised {
             Supervision.terminateWithParent()
-            // Only headless: the terminal's reader must stay in its foreground group.
+            // Headless only: in a terminal the compositor instead takes the terminal's
+            // foreground group (TerminalFrontEnd), which reading it requires.
             if headless { Supervision.ignoreTerminalSignals() }
         }
         let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import TrellisClient
 import TrellisLog
+import TrellisTerminal
 import TrellisWire
 
 /// Starts a scene's processes, restarts them by policy, and stops them cleanly.
@@ -52,14 +53,14 @@ public final class Supervisor {
         self.binaries = binaries
         self.headless = headless
         log = try RoutingLog(directory: run.logs, host: "supervisor")
-        plan = makePlan()
+        plan = try makePlan()
     }
 
     // MARK: The plan
 
     private var runRoot: String { (run.path as NSString).deletingLastPathComponent }
 
-    private func makePlan() -> [Launch] {
+    private func makePlan() throws -> [Launch] {
         let depth: (Scene.Controller) -> Int = { c in
             var d = 0, p = c.parent
             while let id = p { d += 1; p = self.scene.controllers.first { $0.id == id }?.parent }
@@ -69,7 +70,7 @@ public final class Supervisor {
         for c in scene.processes.sorted(by: { depth($0) > depth($1) }) {
             launches.append(Launch(
                 id: c.id.rawValue, role: c.parent == nil ? "root" : "host", className: c.className, binary: scene.app,
-                arguments: hostArguments(c)))
+                arguments: try hostArguments(c)))
         }
         var args = ["--session", run.session, "--run-root", runRoot, "--root", scene.root.id.rawValue,
                     "--size", "\(scene.size.width)x\(scene.size.height)", "--supervised"]
@@ -80,8 +81,9 @@ public final class Supervisor {
 
     /// A host runs `c` and the actor-placed controllers under it; it gets their data,
     /// the embed segues of all of them, and proxies for their process-placed children.
-    private func hostArguments(_ c: Scene.Controller) -> [String] {
-        let endpoint = (try? run.ipcEndpoint(c.parent?.rawValue ?? "compositor")) ?? ""
+    private func hostArguments(_ c: Scene.Controller) throws -> [String] {
+        // Throws when the socket path would not fit a Unix socket address.
+        let endpoint = try run.ipcEndpoint(c.parent?.rawValue ?? "compositor")
         var args = ["--host", c.id.rawValue, "--class", c.className, "--parent", c.parent?.rawValue ?? "compositor",
                     "--endpoint", endpoint, "--session", run.session, "--run-root", runRoot, "--supervised"]
         let local = scene.controllers.filter { scene.processOwner(of: $0).id == c.id }
@@ -197,7 +199,7 @@ public final class Supervisor {
     private func exited(_ id: String, pid: Int32, status: Int32, signaled: Bool) {
         // A compositor that died without giving the terminal back (a crash, SIGKILL)
         // leaves it to a dead process group: take it back for the shell.
-        if id == "compositor" && !headless && isatty(STDIN_FILENO) == 1 { reclaimTerminal() }
+        if id == "compositor" && !headless && isatty(STDIN_FILENO) == 1 { _ = ForegroundGroup.take(STDIN_FILENO) }
         if stoppingPids.remove(pid) != nil || stopped || state == "stopping" { return }
         let how = signaled ? "was killed by signal \(status)" : "exited with status \(status)"
         decide("\(id) (pid \(pid)) \(how)")
@@ -265,13 +267,6 @@ public final class Supervisor {
             decide("\(id) did not stop within 3 s: killed")
         }
         p.waitUntilExit()
-    }
-
-    private func reclaimTerminal() {
-        guard tcgetpgrp(STDIN_FILENO) != getpgrp() else { return }
-        let old = signal(SIGTTOU, SIG_IGN)
-        _ = tcsetpgrp(STDIN_FILENO, getpgrp())
-        signal(SIGTTOU, old)
     }
 
     // MARK: State and log
