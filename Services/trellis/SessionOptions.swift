@@ -22,10 +22,13 @@ struct SessionOptions: ParsableArguments {
         do { return try RunDirectory.find(session: session, root: root) } catch { throw CLIError("\(error)") }
     }
 
-    /// Attaches, runs `body`, detaches — also when `body` throws.
-    func withClient<T: Sendable>(_ body: (SessionClient) async throws -> T) async throws -> T {
+    /// Attaches (waiting up to `timeout` for the session to exist and answer), runs
+    /// `body`, detaches — also when `body` throws.
+    func withClient<T: Sendable>(
+        timeout: Duration = .seconds(5), _ body: (SessionClient) async throws -> T
+    ) async throws -> T {
         let client: SessionClient
-        do { client = try await SessionClient.attach(session: session, root: root, timeout: .seconds(5)) } catch {
+        do { client = try await SessionClient.attach(session: session, root: root, timeout: timeout) } catch {
             throw CLIError("\(error)")
         }
         do {

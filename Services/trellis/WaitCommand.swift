@@ -29,24 +29,14 @@ struct WaitCommand: AsyncParsableCommand {
     func run() async throws {
         let limit = Duration.milliseconds(Int64(timeout * 1000))
         let started = ContinuousClock.now
-        // Attaching can race with `trellis up`: keep trying within the same budget.
-        var client: SessionClient?
-        while client == nil {
-            do { client = try await SessionClient.attach(session: options.session, root: options.root, timeout: .seconds(1)) } catch {
-                guard ContinuousClock.now - started < limit else { throw CLIError("\(error)") }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
-        let remaining = max(.milliseconds(1), limit - (ContinuousClock.now - started))
-        do {
-            if let text { try await client!.wait(forText: text, timeout: remaining) }
-            if let gone { try await client!.wait(forTextGone: gone, timeout: remaining) }
-            if let controller { try await client!.wait(forController: controller, state: state, timeout: remaining) }
-            if idle { try await client!.waitUntilIdle(timeout: remaining) }
-            await client!.close()
-        } catch {
-            await client!.close()
-            throw CLIError("\(error)")
+        // Attaching waits for a session that `trellis up` is still starting, within the
+        // same budget as the wait itself.
+        try await options.withClient(timeout: limit) { client in
+            let remaining = max(.milliseconds(1), limit - (ContinuousClock.now - started))
+            if let text { try await client.wait(forText: text, timeout: remaining) }
+            if let gone { try await client.wait(forTextGone: gone, timeout: remaining) }
+            if let controller { try await client.wait(forController: controller, state: state, timeout: remaining) }
+            if idle { try await client.waitUntilIdle(timeout: remaining) }
         }
     }
 }

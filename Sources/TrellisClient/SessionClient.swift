@@ -105,18 +105,28 @@ public actor SessionClient {
         try await wait(timeout: timeout, for: "the screen to stop showing \(text.debugDescription)") { !$0.contains(text) }
     }
 
-    private func wait(timeout: Duration, for what: String, _ done: (String) -> Bool) async throws -> String {
+    private func wait(timeout: Duration, for what: String, _ done: @escaping (String) -> Bool) async throws -> String {
+        // A compositor that is still starting (or restarting) may miss one request:
+        // waiting rides over that, within the same deadline.
+        try await poll(timeout, for: { what }) { [self] in
+            guard let shown = try? await screen(), done(shown) else { return nil }
+            return shown
+        }
+    }
+
+    /// Tries `attempt` every `interval` until it gives a value, or throws `.timeout`
+    /// after `timeout` with `what()` and the screen as it is then.
+    private func poll<T>(
+        _ timeout: Duration, every interval: Duration = .milliseconds(40), for what: () -> String,
+        _ attempt: () async -> T?
+    ) async throws -> T {
         let deadline = ContinuousClock.now + timeout
-        var last = ""
         while true {
-            // A compositor that is still starting (or restarting) may miss one request:
-            // waiting rides over that, within the same deadline.
-            if let shown = try? await screen() {
-                last = shown
-                if done(last) { return last }
+            if let value = await attempt() { return value }
+            guard ContinuousClock.now < deadline else {
+                throw ClientError.timeout(what(), screen: (try? await screen()) ?? "")
             }
-            guard ContinuousClock.now < deadline else { throw ClientError.timeout(what, screen: last) }
-            try await Task.sleep(for: .milliseconds(40))
+            try await Task.sleep(for: interval)
         }
     }
 
@@ -133,15 +143,13 @@ public actor SessionClient {
     /// (`appeared`, `disappeared`, …).
     @discardableResult
     public func wait(forController id: String, state: String, timeout: Duration = .seconds(10)) async throws -> ControllerDescription {
-        let deadline = ContinuousClock.now + timeout
-        while true {
+        var last: ControllerDescription?
+        return try await poll(timeout, every: .milliseconds(60), for: {
+            "\(id) to be \(state); the tree is:\n\(last?.text() ?? "(no root yet)")"
+        }) { [self] in
             // Until the root is up there is no tree to ask: that is waiting, not failing.
-            let t = try? await tree()
-            if let c = t?.find(id), c.appearance == state { return c }
-            guard ContinuousClock.now < deadline else {
-                throw ClientError.timeout("\(id) to be \(state); the tree is:\n\(t?.text() ?? "(no root yet)")", screen: (try? await screen()) ?? "")
-            }
-            try await Task.sleep(for: .milliseconds(60))
+            last = try? await tree()
+            return last?.find(id).flatMap { $0.appearance == state ? $0 : nil }
         }
     }
 
@@ -225,13 +233,13 @@ public actor SessionClient {
     /// returns the callback log of `ids` then.
     @discardableResult
     public func wait(forCallback line: String, of ids: Set<String> = [], timeout: Duration = .seconds(10)) async throws -> [String] {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            if callbacks().contains(line) { return callbacks(of: ids) }
-            guard ContinuousClock.now < deadline else {
-                throw ClientError.timeout("the callback \(line.debugDescription) in the log", screen: (try? await screen()) ?? "")
-            }
-            try await Task.sleep(for: .milliseconds(40))
+        var reader = LogReader(directory: run.logs)
+        var seen: [RoutingRecord] = []
+        return try await poll(timeout, for: { "the callback \(line.debugDescription) in the log" }) {
+            // Read on from where the last poll stopped, not the whole log again.
+            seen += reader.readNew().filter { $0.kind == "callback" }
+            guard seen.contains(where: { $0.detail == line }) else { return nil }
+            return seen.filter { ids.isEmpty || ids.contains($0.at) }.compactMap(\.detail)
         }
     }
 
@@ -239,17 +247,21 @@ public actor SessionClient {
     /// links' heartbeats has been logged for `quiet` (each process writes its log within
     /// 50 ms, so `quiet` must be longer than that for the log to be the whole truth).
     public func waitUntilIdle(quiet: Duration = .milliseconds(200), timeout: Duration = .seconds(10)) async throws {
-        let deadline = ContinuousClock.now + timeout
         var reader = LogReader(directory: run.logs)
         var flight = InFlight()
         var lastChange = ContinuousClock.now
         var lastNoise: [RoutingRecord] = []
-        while true {
+        let me = clientID.rawValue
+        try await poll(timeout, every: .milliseconds(25), for: {
+            let what = flight.pending.prefix(5).map { "\($0.kind) \($0.source) → \($0.target) #\($0.sequence)" }
+            let latest = lastNoise.map { "\($0.host): \($0.kind) \($0.source) → \($0.target) \($0.outcome.rawValue) \($0.detail ?? $0.reason ?? "")" }
+            return "the tree to be idle; in flight: "
+                + (what.isEmpty ? "nothing, but the log keeps growing, latest: \(latest.joined(separator: "; "))" : what.joined(separator: ", "))
+        }) { () -> Void? in
             let new = reader.readNew()
             flight.add(new)
             // Links heartbeat forever, and this client's own link may say hello again when
             // a loaded test process answers late: only the tree's messages break the quiet.
-            let me = clientID.rawValue
             let noise = new.filter { r in
                 !["heartbeat", "link", "hello"].contains(r.kind) && r.source != me && r.target != me
             }
@@ -257,15 +269,7 @@ public actor SessionClient {
                 lastChange = ContinuousClock.now
                 lastNoise = Array(noise.suffix(3))
             }
-            if flight.pending.isEmpty && ContinuousClock.now - lastChange >= quiet { return }
-            guard ContinuousClock.now < deadline else {
-                let what = flight.pending.prefix(5).map { "\($0.kind) \($0.source) → \($0.target) #\($0.sequence)" }
-                let latest = lastNoise.map { "\($0.host): \($0.kind) \($0.source) → \($0.target) \($0.outcome.rawValue) \($0.detail ?? $0.reason ?? "")" }
-                throw ClientError.timeout(
-                    "the tree to be idle; in flight: \(what.isEmpty ? "nothing, but the log keeps growing, latest: \(latest.joined(separator: "; "))" : what.joined(separator: ", "))",
-                    screen: (try? await screen()) ?? "")
-            }
-            try await Task.sleep(for: .milliseconds(25))
+            return flight.pending.isEmpty && ContinuousClock.now - lastChange >= quiet ? () : nil
         }
     }
 
