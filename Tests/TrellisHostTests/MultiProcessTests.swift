@@ -25,22 +25,10 @@ import TrellisWire
             log = try RoutingLog(directory: run.logs, host: "client")
         }
 
-        static func binary(_ name: String) throws -> URL {
-            var dir = URL(fileURLWithPath: #filePath)
-            while dir.path != "/" && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
-                dir.deleteLastPathComponent()
-            }
-            for config in ["debug", "release"] {
-                let candidate = dir.appendingPathComponent(".build/\(config)/\(name)")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            }
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(name) is not built: run `swift build` first"])
-        }
-
         @discardableResult
         func launch(_ name: String, _ arguments: [String]) throws -> Process {
             let p = Process()
-            p.executableURL = try Self.binary(name)
+            p.executableURL = try BuiltProducts.binary(name)
             p.arguments = arguments + ["--session", run.session, "--run-root", root]
             try p.run()
             processes.append(p)

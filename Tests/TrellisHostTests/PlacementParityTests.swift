@@ -46,7 +46,7 @@ final class ParityRun {
             self.remote = remote
             registry.register("ParityChild") { id in remote.proxy(for: id ?? "Child") }
             let p = Process()
-            p.executableURL = try Self.appBinary()
+            p.executableURL = try BuiltProducts.binary("trellis-app")
             p.arguments = [
                 "--host", "Child", "--class", "ParityChild", "--parent", "Container", "--endpoint", endpoint,
                 "--session", run.session, "--run-root", root,
@@ -57,19 +57,6 @@ final class ParityRun {
             #expect(connected, "the child host did not connect within 10 s")
         }
         window.rootViewController = container
-    }
-
-    /// The built app binary, beside this test bundle's build products.
-    static func appBinary() throws -> URL {
-        var dir = URL(fileURLWithPath: #filePath)
-        while dir.path != "/" && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
-            dir.deleteLastPathComponent()
-        }
-        for config in ["debug", "release"] {
-            let candidate = dir.appendingPathComponent(".build/\(config)/trellis-app")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "trellis-app is not built: run `swift build` first"])
     }
 
     /// Every `callback` line of every process of this run, in time order.

@@ -88,10 +88,7 @@ extension MultiProcessTests {
         @Test func pastItsRestartIntensityTheSupervisorStopsTheTreeAndSaysWhy() async throws {
             let s = try CLISession()
             defer { s.cleanUp() }
-            let scene = s.root + "/fragile.yaml"
-            let source = try String(contentsOfFile: CLISession.package + "/deploy/scenes/parity.yaml", encoding: .utf8)
-                .replacingOccurrences(of: "intensity: 3", with: "intensity: 0")
-            try source.write(toFile: scene, atomically: true, encoding: .utf8)
+            let scene = try s.variant(of: "parity", named: "fragile") { $0.replacingOccurrences(of: "intensity: 3", with: "intensity: 0") }
             try s.up(scene)
             #expect(try s.cli("wait", "--text", "leaf", "--timeout", "15").status == 0)
             let members = try s.state().members
@@ -105,10 +102,9 @@ extension MultiProcessTests {
         @Test func oneForAllRestartsEveryHostAndTheTreeComesBack() async throws {
             let s = try CLISession()
             defer { s.cleanUp() }
-            let scene = s.root + "/together.yaml"
-            let source = try String(contentsOfFile: CLISession.package + "/deploy/scenes/parity.yaml", encoding: .utf8)
-                .replacingOccurrences(of: "strategy: one-for-one", with: "strategy: one-for-all")
-            try source.write(toFile: scene, atomically: true, encoding: .utf8)
+            let scene = try s.variant(of: "parity", named: "together") {
+                $0.replacingOccurrences(of: "strategy: one-for-one", with: "strategy: one-for-all")
+            }
             try s.up(scene)
             #expect(try s.cli("wait", "--controller", "Leaf", "--timeout", "15").status == 0)
             let before = try s.state().members
@@ -136,10 +132,8 @@ extension MultiProcessTests {
         @Test func aMisspeltClassIsRefusedWithItsLineBeforeAnythingStarts() async throws {
             let s = try CLISession()
             defer { s.cleanUp() }
-            let scene = s.root + "/typo.yaml"
-            let source = try String(contentsOfFile: CLISession.package + "/deploy/scenes/parity.yaml", encoding: .utf8)
-                .replacingOccurrences(of: "class: ParityChild", with: "class: ParityChld")
-            try source.write(toFile: scene, atomically: true, encoding: .utf8)
+            let scene = try s.variant(of: "parity", named: "typo") { $0.replacingOccurrences(of: "class: ParityChild", with: "class: ParityChld") }
+            let source = try String(contentsOfFile: scene, encoding: .utf8)
             try s.up(scene)
             #expect(try s.waitForUpToExit() != 0)
             let line = source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("ParityChld") }! + 1
@@ -153,10 +147,7 @@ extension MultiProcessTests {
         @Test func aGrandchildInAThirdProcessIsSizedAndDraws() async throws {
             let s = try CLISession()
             defer { s.cleanUp() }
-            let scene = s.root + "/deep.yaml"
-            let source = try String(contentsOfFile: CLISession.package + "/deploy/scenes/demo.yaml", encoding: .utf8)
-                + "  - id: Fixed\n    class: Seed004Fixed\n    parent: Seed004\n"
-            try source.write(toFile: scene, atomically: true, encoding: .utf8)
+            let scene = try s.variant(of: "demo", named: "deep") { $0 + "  - id: Fixed\n    class: Seed004Fixed\n    parent: Seed004\n" }
             try s.up(scene)
             #expect(try s.cli("wait", "--text", "004 paging", "--timeout", "20").status == 0)
             _ = try s.cli("tap", "--text", "004 paging")
@@ -246,14 +237,6 @@ extension MultiProcessTests {
 
 /// One `trellis up --headless` in a private run root, and `trellis` commands against it.
 final class CLISession {
-    static let package: String = {
-        var dir = URL(fileURLWithPath: #filePath)
-        while dir.path != "/" && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
-            dir.deleteLastPathComponent()
-        }
-        return dir.path
-    }()
-
     let root: String
     let session = "e2e-\(UInt32.random(in: 0...UInt32.max))"
     private var upProcess: Process?
@@ -265,18 +248,18 @@ final class CLISession {
         upErrorsPath = root + "/up.err"
     }
 
-    static func trellis() throws -> URL {
-        for config in ["debug", "release"] {
-            let url = URL(fileURLWithPath: "\(package)/.build/\(config)/trellis")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        throw CLIFailure("trellis is not built: run `swift build` first")
+    /// deploy/scenes/BASE.yaml changed by `change`, written into this session's root.
+    func variant(of base: String, named name: String, _ change: (String) -> String) throws -> String {
+        let path = "\(root)/\(name).yaml"
+        let source = try String(contentsOfFile: "\(BuiltProducts.package)/deploy/scenes/\(base).yaml", encoding: .utf8)
+        try change(source).write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 
     func up(_ scene: String) throws {
         let p = Process()
-        p.executableURL = try Self.trellis()
-        p.currentDirectoryURL = URL(fileURLWithPath: Self.package)
+        p.executableURL = try BuiltProducts.binary("trellis")
+        p.currentDirectoryURL = URL(fileURLWithPath: BuiltProducts.package)
         p.arguments = ["up", scene, "--headless", "--session", session, "--run-root", root]
         _ = FileManager.default.createFile(atPath: upErrorsPath, contents: nil)
         p.standardError = FileHandle(forWritingAtPath: upErrorsPath)
@@ -293,7 +276,7 @@ final class CLISession {
     @discardableResult
     func cli(_ args: String...) throws -> (status: Int32, output: String, errors: String) {
         let p = Process()
-        p.executableURL = try Self.trellis()
+        p.executableURL = try BuiltProducts.binary("trellis")
         p.arguments = args + ["--session", session, "--run-root", root]
         let out = root + "/cli.out", err = root + "/cli.err"
         _ = FileManager.default.createFile(atPath: out, contents: nil)

@@ -15,10 +15,8 @@ extension MultiProcessTests.TerminalModeTests {
         let root = "/tmp/trellis-td-\(getpid())"
         try RunDirectory.makePrivateDirectory(root)
         let session = "td-\(UInt16.random(in: 0...UInt16.max))"
-        // .build/debug/trellis → the package
-        let package = try MultiProcessTests.Session.binary("trellis").deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().path
-        let trellis = try MultiProcessTests.Session.binary("trellis").path
+        let package = BuiltProducts.package
+        let trellis = try BuiltProducts.binary("trellis").path
         let tmux = TmuxServer()
         var members: [Int32] = []
         defer {

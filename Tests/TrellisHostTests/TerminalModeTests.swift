@@ -39,7 +39,7 @@ extension MultiProcessTests {
         /// what it left behind: its exit status and whether the terminal is cooked again.
         /// Swift's crash backtracer is off so that a fatal signal ends the process at once.
         static func paneCommand(_ s: MultiProcessTests.Session) throws -> String {
-            let compositor = try MultiProcessTests.Session.binary("trellis-compositor").path
+            let compositor = try BuiltProducts.binary("trellis-compositor").path
             return """
                 printf 'before trellis\\n'; SWIFT_BACKTRACE=enable=no '\(compositor)' --root Container \
                 --session \(s.run.session) --run-root '\(s.root)'; \
