@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// What the supervisor hands a host from a scene (`--data`, `--embed`) is checked before
+/// the host starts anything: garbage is refused with what was expected, exit status 64.
+@Suite struct AppArgumentsTests {
+    func run(_ extra: [String]) throws -> (status: Int32, errors: String) {
+        let p = Process()
+        p.executableURL = try BuiltProducts.binary("trellis-app")
+        p.arguments = ["--host", "A", "--class", "ParityLeaf", "--parent", "P", "--endpoint", "ipc:///nonexistent/x.sock",
+                       "--session", "never-made"] + extra
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(arguments: [
+        (["--data", "no-colon"], "--data: expected ID:NAME=VALUE"),
+        (["--data", "A:no-equals"], "--data: expected ID:NAME=VALUE"),
+        (["--data", "bad id:k=v"], "--data: expected ID:NAME=VALUE"),
+        (["--data", "A:=v"], "--data: empty name"),
+        (["--embed", "A:B:Class"], "--embed: expected PARENT:CHILD:CLASS:VIEW"),
+        (["--embed", "A:B::view"], "--embed: expected PARENT:CHILD:CLASS:VIEW"),
+        (["--embed", "A:B:C:v:extra"], "--embed: expected PARENT:CHILD:CLASS:VIEW"),
+    ])
+    func garbageSceneArgumentsAreRefused(_ extra: [String], _ message: String) throws {
+        let r = try run(extra)
+        #expect(r.status == 64 && r.errors.contains(message), "\(r)")
+    }
+
+    @Test func theClassesAreListedForTheSupervisor() throws {
+        let p = Process()
+        p.executableURL = try BuiltProducts.binary("trellis-app")
+        p.arguments = ["classes"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let names = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0 && names.contains("DemoTabs") && names.contains("ParityChild"))
+    }
+}
