@@ -51,4 +51,26 @@ static inline void trellis_wakefd_close(int fds[2]) {
 
 static inline int trellis_errno(void) { return errno; }
 
+#if defined(__linux__)
+/* libdispatch's hooks for a run loop that serves the main queue on the main thread,
+   the ones CoreFoundation's run loop uses: an eventfd that becomes readable when work
+   is queued for the main queue, and the call that runs that work. */
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *msg);
+
+static inline int trellis_main_queue_handle(void) { return _dispatch_get_main_queue_handle_4CF(); }
+
+/* Call only when poll(2) said the handle is readable: libdispatch's eventfd is
+   blocking, and one read resets its counter. */
+static inline void trellis_main_queue_serve(int fd) {
+    unsigned long long count;
+    ssize_t r = read(fd, &count, sizeof count);
+    (void)r;
+    _dispatch_main_queue_callback_4CF(0);
+}
+
+/* Runs what the main queue holds, without reading the handle. */
+static inline void trellis_main_queue_run(void) { _dispatch_main_queue_callback_4CF(0); }
+#endif
+
 #endif

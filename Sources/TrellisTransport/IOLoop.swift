@@ -23,6 +23,8 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private enum Work {
         case job(UnownedJob)
         case closure(@Sendable () -> Void)
+        /// Not inside a nested `run(until:)`: put aside until the outermost one ends.
+        case outsideWaits(@Sendable () -> Void)
     }
 
     private struct Incoming {
@@ -37,6 +39,9 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         let isReady: () -> Bool
         let onReadable: () -> Void
         let onLoopStop: () -> Void
+        /// Served by a nested `run(until:)` too. Only the main queue is not: what it
+        /// holds is other work, which must not run inside a wait.
+        var servedWhileNested = true
     }
 
     private struct Timer: Comparable {
@@ -59,18 +64,58 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private var cancelledTimers = Set<UInt64>()
     private var nextTimerID: UInt64 = 1
     private var passStart: UInt64 = 0
+    /// Work taken from `incoming`, run one item at a time so that a nested
+    /// `run(until:)` carries on with the same queue, in order.
+    private var ready = Deque<Work>()
+    /// How many `run(until:)` calls are on the stack.
+    private var nesting = 0
+    /// `outsideWaits` work whose turn came during a nested run, in order.
+    private var parked = Deque<Work>()
+
+    /// True when this loop runs on the main thread and serves the main queue: the
+    /// main actor and the actors on this loop share one thread.
+    public let servesMainActor: Bool
 
     /// Starts the loop's thread.
     public init(name: String) {
         self.name = name
-        var fds: [Int32] = [-1, -1]
-        guard trellis_wakefd_open(&fds) == 0 else { fatalError("IOLoop \(name): cannot create wake-up descriptor") }
-        wakeFDs = (fds[0], fds[1])
-        let thread = Thread { [self] in self.run() }
+        servesMainActor = false
+        openWakeFDs()
+        let thread = Thread { [self] in
+            self.threadID.store(currentThreadID(), ordering: .releasing)
+            self.runUntilStopped()
+        }
         thread.name = "trellis-io-\(name)"
         thread.stackSize = 1 << 20
         thread.start()
         while threadID.load(ordering: .acquiring) == 0 { sched_yield() }
+    }
+
+    #if os(Linux)
+    /// A loop whose thread is the main thread, which also serves the main queue (so the
+    /// main actor), as a run loop does: a message read from a socket reaches a
+    /// main-actor controller, and its answer goes back out, without a thread switch.
+    /// Call on the main thread, before anything calls `dispatchMain()` (an `async`
+    /// `main` does: use a synchronous one), then `runUntilStopped()` there.
+    public init(mainThreadNamed name: String) {
+        precondition(Thread.isMainThread, "IOLoop \(name): a main-thread loop must be made on the main thread")
+        self.name = name
+        servesMainActor = true
+        openWakeFDs()
+        threadID.store(currentThreadID(), ordering: .releasing)
+        let handle = trellis_main_queue_handle()
+        sources.append(Source(
+            id: 0, fd: handle, isReady: { false }, onReadable: { trellis_main_queue_serve(handle) }, onLoopStop: {},
+            servedWhileNested: false))
+        // Work queued before the handle existed announced itself to no one.
+        execute { trellis_main_queue_run() }
+    }
+    #endif
+
+    private func openWakeFDs() {
+        var fds: [Int32] = [-1, -1]
+        guard trellis_wakefd_open(&fds) == 0 else { fatalError("IOLoop \(name): cannot create wake-up descriptor") }
+        wakeFDs = (fds[0], fds[1])
     }
 
     deinit {
@@ -102,8 +147,24 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     // MARK: Running work
 
     /// Runs `body` on the loop thread, after the work already queued. From any thread.
-    public func execute(_ body: @escaping @Sendable () -> Void) {
-        submit(.closure(body))
+    /// With `duringWaits` false, a nested `run(until:)` does not run it: it runs once
+    /// the outermost one has ended, still in order with the rest of such work.
+    public func execute(duringWaits: Bool = true, _ body: @escaping @Sendable () -> Void) {
+        submit(duringWaits ? .closure(body) : .outsideWaits(body))
+    }
+
+    /// Runs `job` on the main actor, after the work already queued: in this loop's
+    /// next pass when the loop serves the main actor (no thread switch), else from the
+    /// main queue. Unlike work on the main queue it also runs inside a nested
+    /// `run(until:)` — for what arrives over links, which a wait must serve — unless
+    /// `duringWaits` is false: then it runs once the outermost wait has ended (a
+    /// parent's next message must not cut into the handling of its last one).
+    public func onMainActor(duringWaits: Bool = true, _ job: @escaping @MainActor @Sendable () -> Void) {
+        if servesMainActor {
+            execute(duringWaits: duringWaits) { MainActor.assumeIsolated(job) }
+        } else {
+            DispatchQueue.main.async { MainActor.assumeIsolated(job) }
+        }
     }
 
     /// True on the loop's own thread.
@@ -114,6 +175,11 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     }
 
     private func submit(_ work: Work) {
+        // On the loop thread, between passes' sleeps: no lock, no wake-up needed.
+        if isCurrent {
+            ready.append(work)
+            return
+        }
         let wake = incoming.withLock { state -> Bool in
             state.work.append(work)
             defer { state.sleeping = false }
@@ -126,6 +192,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     /// registered, and waits for the thread to end. From any thread but the loop's.
     public func shutdown() {
         precondition(!isCurrent, "IOLoop \(name): shutdown from its own thread would deadlock")
+        precondition(!servesMainActor, "IOLoop \(name): a main-thread loop stops with its process")
         let first = incoming.withLock { state -> Bool in
             defer { state.stopping = true }
             return !state.stopping
@@ -185,50 +252,97 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
 
     // MARK: The loop
 
-    private func run() {
-        threadID.store(currentThreadID(), ordering: .releasing)
+    /// Runs the loop on the calling thread until `shutdown`: a loop's own thread, or
+    /// the main thread of a main-thread loop (where it does not return).
+    public func runUntilStopped() {
+        preconditionOnLoop()
+        _ = passes(until: nil, deadline: nil)
+        for source in sources { source.onLoopStop() }
+        sources.removeAll()
+        timers = Heap()
+        finished.signal()
+    }
+
+    /// Runs the loop's work, timers and sockets — not the main queue — until `done`
+    /// returns true or the monotonic `deadline` (ns) passes; returns `done()`. Loop
+    /// thread only, from inside work the loop runs: how the main actor waits for an
+    /// answer on a main-thread loop while still serving what arrives meanwhile.
+    public func run(until done: () -> Bool, deadline: UInt64) -> Bool {
+        preconditionOnLoop()
+        nesting += 1
+        defer { nesting -= 1 }
+        return withoutActuallyEscaping(done) { passes(until: $0, deadline: deadline) }
+    }
+
+    private func passes(until done: (() -> Bool)?, deadline: UInt64?) -> Bool {
         var pollFDs: [pollfd] = []
-        // Swapped with the shared queue each pass, so neither buffer is ever copied
-        // (taking a copy and emptying the shared one reallocated it every pass).
-        var batch = Deque<Work>()
+        var polled: [Source] = []
         while true {
             passStart = MonotonicClock.nanoseconds()
             let stopping = incoming.withLock { state -> Bool in
-                swap(&batch, &state.work)
+                if ready.isEmpty {
+                    // Swapped, so neither buffer is ever copied (taking a copy and
+                    // emptying the shared one reallocated it every pass).
+                    swap(&ready, &state.work)
+                } else {
+                    ready.append(contentsOf: state.work)
+                    state.work.removeAll(keepingCapacity: true)
+                }
                 return state.stopping
             }
-            let ranWork = !batch.isEmpty
-            while let work = batch.popFirst() {
+            if nesting == 0 && !parked.isEmpty {
+                // Their turn came before anything now in `ready`.
+                parked.append(contentsOf: ready)
+                swap(&parked, &ready)
+                parked.removeAll(keepingCapacity: true)
+            }
+            var ranWork = false
+            while let work = ready.popFirst() {
+                ranWork = true
                 switch work {
                 case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
                 case .closure(let body): body()
+                case .outsideWaits(let body):
+                    if nesting > 0 { parked.append(work) } else { body() }
                 }
+                if let done, done() { return true }
             }
-            if stopping && !ranWork { break }
+            if done == nil && stopping && !ranWork { return false }
             fireDueTimers()
+            if let done, done() { return true }
 
             var busy = false
-            for source in sources where source.isReady() {
+            for source in sources where (nesting == 0 || source.servedWhileNested) && source.isReady() {
                 source.onReadable()
                 busy = true
             }
+            if let done, done() { return true }
             if busy { continue }
 
+            var timeout = nextTimeoutMilliseconds()
+            if let deadline {
+                let now = MonotonicClock.nanoseconds()
+                guard now < deadline else { return done?() ?? false }
+                let left = Int32(min((deadline - now + 999_999) / 1_000_000, 60_000))
+                timeout = timeout < 0 ? left : min(timeout, left)
+            }
             // Sleep unless work arrived meanwhile. Every source said "not ready"
             // above, after its last use, so its edge-triggered descriptor is armed.
             let sleep = incoming.withLock { state -> Bool in
                 // A stop request seen together with work must not put the loop to
                 // sleep: with no timer and no source it would never wake to stop.
-                guard state.work.isEmpty && !state.stopping else { return false }
+                guard state.work.isEmpty && ready.isEmpty && !state.stopping else { return false }
                 state.sleeping = true
                 return true
             }
             guard sleep else { continue }
             pollFDs.removeAll(keepingCapacity: true)
             pollFDs.append(pollfd(fd: wakeFDs.0, events: Int16(POLLIN), revents: 0))
-            let polled = sources
-            for source in polled { pollFDs.append(pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)) }
-            let timeout = nextTimeoutMilliseconds()
+            polled.removeAll(keepingCapacity: true)
+            for source in sources where nesting == 0 || source.servedWhileNested {
+                polled.append(source)
+                pollFDs.append(pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0))
+            }
             _ = poll(&pollFDs, nfds_t(pollFDs.count), timeout)
             passStart = MonotonicClock.nanoseconds()
             incoming.withLock { $0.sleeping = false }
@@ -240,10 +354,6 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
                 if sources.contains(where: { $0.id == source.id }) { source.onReadable() }
             }
         }
-        for source in sources { source.onLoopStop() }
-        sources.removeAll()
-        timers = Heap()
-        finished.signal()
     }
 
     private func fireDueTimers() {

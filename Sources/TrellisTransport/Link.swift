@@ -70,10 +70,24 @@ public actor Link {
 
     private enum Pending {
         case hello
-        /// Unsafe rather than checked (which allocates a canary per request): each
-        /// continuation is resumed exactly once, by whichever of `answer`, `expire`,
-        /// `close` or a failed send first removes its entry from `pending`.
-        case request(kind: MessageKind, deadline: UInt64, UnsafeContinuation<Result<Envelope, LinkError>, Never>)
+        case request(kind: MessageKind, deadline: UInt64, Waiter)
+    }
+
+    /// Who waits for an answer. Each is answered exactly once, by whichever of
+    /// `answer`, `expire`, `close` or a failed send first removes its entry from
+    /// `pending`.
+    private enum Waiter {
+        /// Unsafe rather than checked (which allocates a canary per request).
+        case task(UnsafeContinuation<Result<Envelope, LinkError>, Never>)
+        /// Called on the loop thread.
+        case callback(@Sendable (Result<Envelope, LinkError>) -> Void)
+
+        func resume(_ result: Result<Envelope, LinkError>) {
+            switch self {
+            case .task(let c): c.resume(returning: result)
+            case .callback(let f): f(result)
+            }
+        }
     }
 
     // MARK: Creating
@@ -220,7 +234,7 @@ public actor Link {
             await withUnsafeContinuation { (c: UnsafeContinuation<Result<Envelope, LinkError>, Never>) in
                 // Wait before sending: the answer can be read before this task resumes.
                 let deadline = MonotonicClock.nanoseconds() &+ limit
-                pending[seq] = .request(kind: message.kind, deadline: deadline, c)
+                pending[seq] = .request(kind: message.kind, deadline: deadline, .task(c))
                 armExpiry(deadline)
                 do throws(LinkError) {
                     try transmit(envelope)
@@ -231,6 +245,31 @@ public actor Link {
             }
         }
         return try result.get()
+    }
+
+    /// `request` for a caller on the loop's own thread that cannot suspend (the main
+    /// actor of a main-thread loop, which waits with `IOLoop.run(until:)`): `then` gets
+    /// the answer, on the loop thread, exactly once.
+    public func request(
+        _ message: Message, to peer: ControllerID? = nil, trace: UInt64 = 0, timeout: Duration? = nil,
+        then: @escaping @Sendable (Result<Envelope, LinkError>) -> Void
+    ) {
+        let flags: EnvelopeFlags = message.kind == .request ? [] : [.ackRequested]
+        let envelope: Envelope
+        do throws(LinkError) {
+            envelope = try self.envelope(message, to: peer, trace: trace, flags: flags)
+        } catch {
+            return then(.failure(error))
+        }
+        let deadline = MonotonicClock.nanoseconds() &+ (timeout ?? options.requestTimeout).nanoseconds
+        pending[envelope.sequence] = .request(kind: message.kind, deadline: deadline, .callback(then))
+        armExpiry(deadline)
+        do throws(LinkError) {
+            try transmit(envelope)
+        } catch {
+            pending.removeValue(forKey: envelope.sequence)
+            then(.failure(error))
+        }
     }
 
     /// The next envelope from this end to `peer` (a parent end must name the child).
@@ -407,12 +446,12 @@ public actor Link {
             return
         }
         record(e, outcome: .received, bytes: bytes, via: via, reason: reason)
-        guard case .request(_, _, let continuation) = waiting else { return }
+        guard case .request(_, _, let waiter) = waiting else { return }
         resumedWaiter = true
         if case .error(let err) = e.message {
-            continuation.resume(returning: .failure(.rejected(err)))
+            waiter.resume(.failure(.rejected(err)))
         } else {
-            continuation.resume(returning: .success(e))
+            waiter.resume(.success(e))
         }
     }
 
@@ -535,13 +574,16 @@ public actor Link {
     }
 
     private func expire(_ seq: UInt64) {
-        guard case .request(let kind, _, let continuation)? = pending.removeValue(forKey: seq) else { return }
+        guard case .request(let kind, _, let waiter)? = pending.removeValue(forKey: seq) else { return }
         record(
             RoutingRecord(
                 host: log.host, at: id.rawValue, source: id.rawValue, target: "-", kind: kind.name, sequence: seq,
                 outcome: .timeout, via: via, reason: "no answer to #\(seq) in time"))
-        continuation.resume(returning: .failure(.timeout(kind: kind, sequence: seq)))
+        waiter.resume(.failure(.timeout(kind: kind, sequence: seq)))
     }
+
+    /// True when `peer` was heard from within the heartbeat timeout.
+    public func isConnected(_ peer: ControllerID) -> Bool { peers[peer]?.connected == true }
 
     /// Peers heard from within the heartbeat timeout.
     public var connectedPeers: [ControllerID] {
@@ -559,9 +601,7 @@ public actor Link {
         if let expiryTimer { loop.cancelTimer(expiryTimer.id) }
         expiryTimer = nil
         for (_, waiting) in pending {
-            if case .request(_, _, let continuation) = waiting {
-                continuation.resume(returning: .failure(.closed))
-            }
+            if case .request(_, _, let waiter) = waiting { waiter.resume(.failure(.closed)) }
         }
         pending.removeAll()
         if let sourceID { loop.removeSource(sourceID) }

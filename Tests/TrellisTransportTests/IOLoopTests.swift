@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TrellisLog
 @testable import TrellisTransport
 
 /// Runs `body` on a plain thread and reports whether it returned within `seconds`:
@@ -67,6 +68,88 @@ struct IOLoopTests {
         defer { loop.shutdown() }
         let probe = LoopProbe(loop: loop)
         #expect(await probe.isOnLoop())
+    }
+
+    // The hosts wait for a child's answer by running their loop nested (LinkPort on a
+    // main-thread loop): what was queued before the wait, and what arrives during it,
+    // must run in order, and the wait must end when its condition holds or at its
+    // deadline.
+    @Test("a nested run serves queued and arriving work in order, and ends when its condition holds")
+    func nestedRunServesWorkInOrder() {
+        let loop = IOLoop(name: "nested")
+        let seen = Mutex<[String]>([])
+        let finished = DispatchSemaphore(value: 0)
+        let answered = Mutex(false)
+        loop.execute {
+            loop.execute { seen.withLock { $0.append("queued before the wait") } }
+            // From another thread, while the loop waits: wakes it out of poll(2).
+            Thread {
+                usleep(20_000)
+                loop.execute {
+                    seen.withLock { $0.append("the answer") }
+                    answered.withLock { $0 = true }
+                }
+                loop.execute { seen.withLock { $0.append("after the answer") } }
+            }.start()
+            let ok = loop.run(until: { answered.withLock { $0 } }, deadline: MonotonicClock.nanoseconds() + 5_000_000_000)
+            seen.withLock { $0.append(ok ? "wait ended" : "wait timed out") }
+            finished.signal()
+        }
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        loop.execute {}
+        loop.shutdown()
+        #expect(seen.withLock { $0 } == ["queued before the wait", "the answer", "wait ended", "after the answer"])
+    }
+
+    // A host's parent sends its next message only after the last was handled — unless
+    // its request timed out. That message must then wait for the handling to finish
+    // rather than cut into it (a didAppear inside the willAppear it follows).
+    @Test("work that may not run during waits runs after the outermost wait, in order")
+    func workOutsideWaitsIsParked() {
+        let loop = IOLoop(name: "parked")
+        let seen = Mutex<[String]>([])
+        let finished = DispatchSemaphore(value: 0)
+        let answered = Mutex(false)
+        loop.execute {
+            seen.withLock { $0.append("handling starts") }
+            loop.execute(duringWaits: false) { seen.withLock { $0.append("next from the parent") } }
+            loop.execute(duringWaits: false) { seen.withLock { $0.append("and the one after") } }
+            loop.execute {
+                seen.withLock { $0.append("a child's call up") }
+                answered.withLock { $0 = true }
+            }
+            _ = loop.run(until: { answered.withLock { $0 } }, deadline: MonotonicClock.nanoseconds() + 5_000_000_000)
+            // Still inside the handling: a second wait must not run them either.
+            _ = loop.run(until: { false }, deadline: MonotonicClock.nanoseconds() + 10_000_000)
+            seen.withLock { $0.append("handling ends") }
+        }
+        loop.execute { finished.signal() }
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        loop.shutdown()
+        #expect(seen.withLock { $0 } == [
+            "handling starts", "a child's call up", "handling ends", "next from the parent", "and the one after",
+        ])
+    }
+
+    @Test("a nested run whose condition never holds returns false at its deadline, and the loop goes on")
+    func nestedRunEndsAtItsDeadline() {
+        let loop = IOLoop(name: "deadline")
+        let result = Mutex<(Bool, UInt64)?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        loop.execute {
+            let start = MonotonicClock.nanoseconds()
+            let ok = loop.run(until: { false }, deadline: start + 50_000_000)
+            result.withLock { $0 = (ok, MonotonicClock.nanoseconds() - start) }
+            finished.signal()
+        }
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        let after = DispatchSemaphore(value: 0)
+        loop.execute { after.signal() }
+        #expect(after.wait(timeout: .now() + 5) == .success)
+        loop.shutdown()
+        let (ok, elapsed) = result.withLock { $0 } ?? (true, 0)
+        #expect(!ok)
+        #expect(elapsed >= 50_000_000)
     }
 }
 

@@ -1,5 +1,6 @@
 import CZeroMQ
 import Foundation
+import Synchronization
 import Testing
 import TrellisLog
 @testable import TrellisTransport
@@ -70,6 +71,59 @@ struct LinkTests {
         let child = try await Link.connect(id: "sub1", parent: "main", endpoint: endpoint, loop: loop, log: session.log, options: fastOptions())
         let answer = try await child.request(.request(Request(name: "showDetail")))
         #expect(answer.message == .reply(Reply(status: .ok, payload: Array("pushed showDetail".utf8))))
+        await child.close()
+        await parent.close()
+    }
+
+    /// How a host's main actor waits for a remote child (LinkPort on a main-thread loop):
+    /// it sends from the loop's thread and runs the loop nested until the answer comes,
+    /// while a request the child sends up in the meantime is served by the same wait.
+    @Test("a request answered through a callback, waited for by running the loop nested, serves the child's call up meanwhile")
+    func callbackRequestWithNestedWait() async throws {
+        let session = try TestSession()
+        let parentLoop = IOLoop(name: "parent"), childLoop = IOLoop(name: "child")
+        defer { parentLoop.shutdown(); childLoop.shutdown() }
+        let endpoint = try session.endpoint("nested")
+        let servedUp = Recorder<String>()
+        let parent = try await Link.bind(
+            id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(),
+            onMessage: { e, link in
+                if case .request(let r) = e.message { servedUp.append(r.name) }
+                link.reply(to: e, Reply(status: .ok))
+                return .handled
+            })
+        let child = try await Link.connect(
+            id: "child", parent: "root", endpoint: endpoint, loop: childLoop, log: session.log, options: fastOptions(),
+            onMessage: { e, link in
+                // While handling the parent's message, the child asks its parent something.
+                _ = try? link.send(.request(Request(name: "delegate")))
+                return .handled
+            })
+        let outcome = Mutex<String?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        parentLoop.execute {
+            parent.assumeIsolated { l in
+                let got = Mutex<Result<Envelope, LinkError>?>(nil)
+                // The child may not have said hello yet: a request to it waits for that.
+                let deadline = MonotonicClock.nanoseconds() + 5_000_000_000
+                while !l.isConnected("child"), MonotonicClock.nanoseconds() < deadline {
+                    _ = parentLoop.run(until: { false }, deadline: MonotonicClock.nanoseconds() + 5_000_000)
+                }
+                l.request(.appearance(Appearance(.willAppear, animated: false)), to: "child") { r in got.withLock { $0 = r } }
+                let answered = parentLoop.run(until: { got.withLock { $0 != nil } }, deadline: deadline)
+                let text: String
+                switch got.withLock({ $0 }) {
+                case .success(let e)?: text = answered && e.message == .ack ? "ack" : "\(e.message)"
+                case .failure(let error)?: text = "\(error)"
+                case nil: text = "no answer"
+                }
+                outcome.withLock { $0 = text }
+            }
+            finished.signal()
+        }
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        #expect(outcome.withLock { $0 } == "ack")
+        #expect(await servedUp.wait { $0 == ["delegate"] })
         await child.close()
         await parent.close()
     }
