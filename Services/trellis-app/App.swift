@@ -11,8 +11,11 @@ import TrellisWire
 /// The app binary: every controller class of the seeds app, registered by name. Started
 /// as a host it runs one controller (and the children it keeps in its own process) for
 /// a parent in another process (issue 4; the supervisor starts it, tests start it).
+///
+/// Synchronous on purpose: an `async` main parks the main thread in `dispatchMain()`,
+/// and a host's main thread is its I/O loop, which also serves the main actor.
 @main
-struct App: AsyncParsableCommand {
+struct App: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trellis-app",
         abstract: "The seeds app: run one of its controllers as a host, or list its classes.",
@@ -22,19 +25,20 @@ struct App: AsyncParsableCommand {
 
 /// `trellis-app classes`: the registered controller classes, one per line — what a
 /// supervisor checks a scene's `class:` fields against before it starts anything.
-struct ClassesCommand: AsyncParsableCommand {
+struct ClassesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "classes", abstract: "List the controller classes, one per line.")
 
-    @MainActor
-    func run() async {
-        let registry = ControllerRegistry()
-        SeedControllers.register(in: registry)
-        for name in registry.names { print(name) }
+    func run() {
+        MainActor.assumeIsolated {
+            let registry = ControllerRegistry()
+            SeedControllers.register(in: registry)
+            for name in registry.names { print(name) }
+        }
     }
 }
 
 /// `trellis-app [host] --host ID --class NAME …` (the default).
-struct HostCommand: AsyncParsableCommand {
+struct HostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "host",
         abstract: "Run one controller of the seeds app for a parent in another process.")
@@ -85,8 +89,24 @@ struct HostCommand: AsyncParsableCommand {
         _ = try SceneArguments(data: data, embeds: embeds)
     }
 
+    /// The main thread becomes the host's I/O loop, which serves the main actor too: a
+    /// message reaches the controllers, and their answers and frames leave, without a
+    /// thread switch (docs/TRANSPORT.md).
+    func run() {
+        let loop = IOLoop(mainThreadNamed: "host-\(controllerID)")
+        let command = self
+        Task { @MainActor in
+            do {
+                try await command.start(on: loop)
+            } catch {
+                HostCommand.exit(withError: error)
+            }
+        }
+        loop.runUntilStopped()
+    }
+
     @MainActor
-    func run() async throws {
+    func start(on loop: IOLoop) async throws {
         if supervised {
             Supervision.terminateWithParent()
             Supervision.ignoreTerminalSignals()
@@ -100,7 +120,6 @@ struct HostCommand: AsyncParsableCommand {
         let scene = try SceneArguments(data: data, embeds: embeds)
         let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
         let log = try RoutingLog(directory: run.logs, host: controllerID)
-        let loop = IOLoop(name: "host-\(controllerID)")
         // Every controller made here from now on — this host's, and the ones its code
         // asks the registry for — gets its scene data and embed segues.
         scene.apply(to: registry, log: log)
@@ -120,9 +139,8 @@ struct HostCommand: AsyncParsableCommand {
         let host = try await ChildHost.start(
             controller: controller, parent: ControllerID(parent)!, endpoint: endpoint,
             compositor: try compositor ?? run.ipcEndpoint("compositor"), loop: loop, log: log)
+        // The loop now serves the links until a signal ends the process.
         Lifetime.keep(host, log: log)
-        // The main actor now serves the link's messages until a signal ends the process.
-        try await Task.sleep(for: .seconds(Int64.max / 2_000_000_000))
     }
 }
 

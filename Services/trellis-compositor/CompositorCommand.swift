@@ -11,8 +11,12 @@ import TrellisWire
 /// The compositor process: one per session. Hosts send it their frames and placements at
 /// `<run dir>/compositor.sock`; the root controller's host connects there as its child;
 /// clients drive it at `<run dir>/control.sock`.
+///
+/// Synchronous on purpose: the main thread is the compositor's I/O loop, which also
+/// serves the main actor, so a frame is composed on the thread that read it (an `async`
+/// main would park the main thread in `dispatchMain()`).
 @main
-struct CompositorCommand: AsyncParsableCommand {
+struct CompositorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trellis-compositor",
         abstract: "Compose every controller's surface into one screen, headless or in this terminal.")
@@ -47,8 +51,21 @@ struct CompositorCommand: AsyncParsableCommand {
         return Size(width: parts[0], height: parts[1])
     }
 
+    func run() {
+        let loop = IOLoop(mainThreadNamed: "compositor")
+        let command = self
+        Task { @MainActor in
+            do {
+                try await command.start(on: loop)
+            } catch {
+                CompositorCommand.exit(withError: error)
+            }
+        }
+        loop.runUntilStopped()
+    }
+
     @MainActor
-    func run() async throws {
+    func start(on loop: IOLoop) async throws {
         if supervised {
             Supervision.terminateWithParent()
             // Headless only: in a terminal the compositor instead takes the terminal's
@@ -69,7 +86,6 @@ struct CompositorCommand: AsyncParsableCommand {
         }
         // SIGHUP: the terminal (or the ssh session) went away; restore what may be left.
         SignalEvents.on([SIGTERM, SIGINT, SIGHUP]) { end(0) }
-        let loop = IOLoop(name: "compositor")
         let compositor: Compositor
         do {
             compositor = try await Compositor.start(
@@ -91,7 +107,15 @@ struct CompositorCommand: AsyncParsableCommand {
             kill(getppid(), SIGINT)
             DispatchQueue.main.asyncAfter(deadline: .now() + 5) { end(0) }
         }
-        _ = compositor
-        try await Task.sleep(for: .seconds(Int64.max / 2_000_000_000))
+        // The loop now serves the links until a signal or the terminal ends the process.
+        Lifetime.compositor = compositor
+        Lifetime.terminal = terminal
     }
+}
+
+/// What the process keeps alive while its loop runs.
+@MainActor
+enum Lifetime {
+    static var compositor: Compositor?
+    static var terminal: TerminalFrontEnd?
 }

@@ -30,6 +30,8 @@ final class FramePublisher {
         if TraceContext.current != 0 { trace = TraceContext.current }
         guard !scheduled else { return }
         scheduled = true
+        // From the main queue, which a wait for an answer (LinkPort) does not serve: a
+        // frame composed in the middle of a controller callback would see half a change.
         DispatchQueue.main.async { MainActor.assumeIsolated { self.publish() } }
     }
 
@@ -59,7 +61,8 @@ final class FramePublisher {
         let link = self.link, out = messages, trace = self.trace
         self.trace = 0
         if !out.isEmpty {
-            link.loop.execute { link.assumeIsolated { l in for m in out { _ = try? l.send(m, trace: trace) } } }
+            let send: @Sendable (isolated Link) -> Void = { l in for m in out { _ = try? l.send(m, trace: trace) } }
+            if link.loop.isCurrent { link.assumeIsolated(send) } else { link.loop.execute { link.assumeIsolated(send) } }
         }
         if window.animator.isAnimating {
             DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) {

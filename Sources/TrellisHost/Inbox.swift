@@ -8,22 +8,31 @@ import TrellisWire
 /// Input (touch, key) is answered with a reply because the sender must learn whether
 /// anything handled it: the compositor quits on a Ctrl+C nothing handled.
 enum Inbox {
+    /// `duringWaits`: whether a controller waiting for a remote child's answer handles
+    /// these messages meanwhile — yes for what its children send up (the synchronous
+    /// re-entrancy of the same call in one process), no for what its own parent sends:
+    /// the next message from above waits until the last one is handled, as it must in
+    /// one process. (A parent whose request timed out can send its next one early.)
     static func handler(
-        _ handle: @escaping @MainActor @Sendable (Envelope) -> Reply?
+        duringWaits: Bool, _ handle: @escaping @MainActor @Sendable (Envelope) -> Reply?
     ) -> @Sendable (Envelope, isolated Link) -> Disposition {
         { envelope, link in
             let answering: Link = link
-            MainMailbox.shared.post {
+            MainMailbox.shared.post(via: link.loop, duringWaits: duringWaits) {
                 let reply = handle(envelope)
                 let wantsReply = envelope.kind == .request || envelope.kind == .touch || envelope.kind == .key
-                answering.loop.execute {
-                    answering.assumeIsolated { l in
-                        if wantsReply {
-                            l.reply(to: envelope, reply ?? Reply(status: .ok))
-                        } else {
-                            l.acknowledge(envelope)
-                        }
+                let answer: @Sendable (isolated Link) -> Void = { l in
+                    if wantsReply {
+                        l.reply(to: envelope, reply ?? Reply(status: .ok))
+                    } else {
+                        l.acknowledge(envelope)
                     }
+                }
+                // On a main-thread loop the answer goes out now, from this thread.
+                if answering.loop.isCurrent {
+                    answering.assumeIsolated(answer)
+                } else {
+                    answering.loop.execute { answering.assumeIsolated(answer) }
                 }
             }
             return .deferred

@@ -15,6 +15,8 @@ import TrellisWire
 /// own I/O thread, so nothing else waits on it. While it waits, messages arriving over
 /// the links — a request the child sends up while handling ours — are served by the
 /// waiting loop (MainMailbox), as the same call is served synchronously in one process.
+/// On a main-thread loop (the hosts) the waiting is that loop, run nested: the message
+/// goes out, and its answer comes in, on the calling thread.
 @MainActor
 public final class LinkPort: RemotePort {
     public let link: Link
@@ -37,17 +39,23 @@ public final class LinkPort: RemotePort {
         }
         let answer = Answer()
         let link = self.link, peer = self.peer, timeout = self.timeout, trace = TraceContext.current
-        Task.detached {
-            do throws(LinkError) {
-                answer.set(.success(try await link.request(message, toConnected: peer, trace: trace, timeout: timeout)))
-            } catch {
-                answer.set(.failure(error))
+        if link.loop.isCurrent {
+            link.assumeIsolated { l in
+                l.request(message, toConnected: peer, trace: trace, timeout: timeout, until: .now + timeout) { answer.set($0) }
+            }
+        } else {
+            Task.detached {
+                do throws(LinkError) {
+                    answer.set(.success(try await link.request(message, toConnected: peer, trace: trace, timeout: timeout)))
+                } catch {
+                    answer.set(.failure(error))
+                }
             }
         }
         // The link times out first and says so; this is only a backstop. Meanwhile what
         // arrives over the links is served (MainMailbox).
         let deadline = DispatchTime.now() + Double(timeout.components.seconds) + 1
-        guard MainMailbox.shared.wait(until: deadline, { answer.isSet }), let result = answer.result else {
+        guard MainMailbox.shared.wait(on: link.loop, until: deadline, { answer.isSet }), let result = answer.result else {
             return Reply(status: .failed, payload: Array("no answer from \(target)".utf8))
         }
         switch result {
@@ -70,11 +78,28 @@ extension Link {
     ) async throws(LinkError) -> Envelope {
         if let peer {
             let deadline = ContinuousClock.now + timeout
-            while !connectedPeers.contains(peer), ContinuousClock.now < deadline {
+            while !isConnected(peer), ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(5))
             }
         }
         return try await request(message, to: peer, trace: trace, timeout: timeout)
+    }
+
+    /// The same for a caller on the loop's thread, answered through `then`: while `peer`
+    /// is not connected, looks again every 5 ms until `deadline`.
+    fileprivate func request(
+        _ message: Message, toConnected peer: ControllerID?, trace: UInt64, timeout: Duration,
+        until deadline: ContinuousClock.Instant, then: @escaping @Sendable (Result<Envelope, LinkError>) -> Void
+    ) {
+        if let peer, !isConnected(peer), ContinuousClock.now < deadline {
+            loop.schedule(afterNanoseconds: 5_000_000) { [self] in
+                self.assumeIsolated { l in
+                    l.request(message, toConnected: peer, trace: trace, timeout: timeout, until: deadline, then: then)
+                }
+            }
+            return
+        }
+        request(message, to: peer, trace: trace, timeout: timeout, then: then)
     }
 }
 

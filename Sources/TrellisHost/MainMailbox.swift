@@ -1,23 +1,37 @@
 import Dispatch
 import Synchronization
+import TrellisTransport
 
 /// Work for the main actor that arrived over links, and the one place the main thread
 /// waits for an answer.
 ///
-/// Normally a job runs from the main queue. While the main thread is blocked in
-/// `LinkPort.exchange`, waiting for a peer to handle a message, jobs are run by the
-/// waiting loop itself — so a child that, while handling the parent's message, calls
-/// back up (a button's action sending a request, S1-3, S2-4) is served at once, as the
-/// same call is served synchronously when the child is in the parent's process. No other
-/// work runs during the wait: only what arrives over the links.
+/// While the main thread waits in `LinkPort.exchange` for a peer to handle a message,
+/// the jobs that arrive over the links still run — so a child that, while handling the
+/// parent's message, calls back up (a button's action sending a request, S1-3, S2-4) is
+/// served at once, as the same call is served synchronously when the child is in the
+/// parent's process. No other work runs during the wait: only what arrives over the
+/// links.
+///
+/// A process whose links run on a main-thread loop (`IOLoop.servesMainActor`: the
+/// hosts and the compositor) hands jobs to that loop, and waits by running it nested;
+/// nothing changes threads. Otherwise (a test process, whose main thread is the test
+/// runner's) a job runs from the main queue, and the waiting main thread runs the jobs
+/// posted here itself.
 final class MainMailbox: Sendable {
     static let shared = MainMailbox()
 
     private let jobs = Mutex<[@Sendable @MainActor () -> Void]>([])
     private let wake = DispatchSemaphore(value: 0)
 
-    /// Queues `job` for the main actor.
-    func post(_ job: @escaping @Sendable @MainActor () -> Void) {
+    /// Queues `job` for the main actor; `loop` is the loop of the link it came over.
+    /// With `duringWaits` false the job is not run by a wait but after it (a message
+    /// from this process's parent: it must not cut into the handling of the last one).
+    func post(via loop: IOLoop, duringWaits: Bool = true, _ job: @escaping @Sendable @MainActor () -> Void) {
+        if loop.servesMainActor { return loop.onMainActor(duringWaits: duringWaits, job) }
+        if !duringWaits {
+            // The main queue does not run while the main thread waits.
+            return DispatchQueue.main.async { MainActor.assumeIsolated(job) }
+        }
         jobs.withLock { $0.append(job) }
         wake.signal()
         DispatchQueue.main.async { MainActor.assumeIsolated { MainMailbox.shared.drain() } }
@@ -33,8 +47,12 @@ final class MainMailbox: Sendable {
     }
 
     /// Runs arriving jobs until `done` says so or `deadline` passes; returns `done()`.
+    /// `loop` is the loop the answer comes from.
     @MainActor
-    func wait(until deadline: DispatchTime, _ done: () -> Bool) -> Bool {
+    func wait(on loop: IOLoop, until deadline: DispatchTime, _ done: () -> Bool) -> Bool {
+        if loop.servesMainActor && loop.isCurrent {
+            return loop.run(until: done, deadline: deadline.uptimeNanoseconds)
+        }
         while true {
             drain()
             if done() { return true }

@@ -29,12 +29,12 @@ public final class RemoteChildren {
         let box = RemoteChildrenBox()
         let link = try await Link.bind(
             id: parent, endpoint: endpoint, loop: loop, log: log, options: options,
-            onMessage: Inbox.handler { envelope in
+            onMessage: Inbox.handler(duringWaits: true) { envelope in
                 guard let children = box.children else { return Reply(status: .failed) }
                 return TraceContext.with(envelope.trace) { children.deliver(envelope) }
             },
             onPeer: { event in
-                MainMailbox.shared.post { box.children?.peer(event) }
+                MainMailbox.shared.post(via: loop) { box.children?.peer(event) }
             })
         let children = RemoteChildren(link: link, parentID: parent, timeout: options.requestTimeout)
         box.children = children
