@@ -230,7 +230,8 @@ public final class Window {
         return placements
     }
 
-    /// `renderSurface` for a controller in this window, drawing only when it changed.
+    /// Redraws `child`'s own surface from its view tree if its domain changed; returns its
+    /// children's viewports.
     private func renderSurface(of child: ViewController) -> [ViewportPlacement] {
         let key = ObjectIdentifier(child)
         let view = child.view
@@ -300,13 +301,5 @@ public final class Window {
             outcome: outcome, via: "local", reason: reason, detail: detail())
         log.record(r)
         observer?(r)
-    }
-}
-
-extension ViewController {
-    /// Redraws this controller's own surface from its view tree; returns its children's
-    /// viewports.
-    func renderSurface() -> [ViewportPlacement] {
-        ViewRenderer.render(view, into: &surface)
     }
 }
