@@ -107,25 +107,83 @@ extension Surface {
     public mutating func blit(_ other: Surface, at point: Point) {
         let baseX = point.x + origin.x
         let baseY = point.y + origin.y
-        let rows = span(max(0, clip.minY - baseY), min(other.size.height, clip.maxY - baseY))
+        // Every cell a blit can change is inside the clip and under the source: a wide
+        // character cut by the clip becomes a space on its visible half, never beyond.
+        let x0 = max(clip.minX, baseX)
+        let x1 = min(clip.maxX, baseX + other.size.width)
+        guard x0 < x1 else { return }
+        for oy in span(max(0, clip.minY - baseY), min(other.size.height, clip.maxY - baseY)) {
+            if !copyRow(oy, of: other, from: x0 - baseX, to: x1 - baseX, x: x0, y: baseY + oy) {
+                blitRowPerCell(oy, of: other, baseX: baseX, y: baseY + oy)
+            }
+        }
+    }
+
+    /// Source columns [from, to) of `other`'s row `row` copied to (x, y) onwards as they
+    /// are, when no source wide character is cut by the segment's ends; false (nothing
+    /// written) when one is, for the per-cell path to draw its visible half as a space.
+    ///
+    /// Copying as they are is what the per-cell path comes to everywhere else: inside the
+    /// segment every wide character of the source arrives whole, and every one of the
+    /// destination is either overwritten whole or cut at an end, where
+    /// `breakWideCharacter` blanks its other half as a per-cell write there would.
+    /// A composition recopies mostly unchanged rows, so this is one compare per cell and
+    /// at most one damage span per row, not a clip test, a wide-character check and a
+    /// damage mark per cell.
+    private mutating func copyRow(_ row: Int, of other: Surface, from: Int, to: Int, x: Int, y: Int) -> Bool {
+        let source = row * other.size.width
+        if other.cells[source + from].scalar == Cell.continuation { return false }
+        if to < other.size.width, other.cells[source + to].scalar == Cell.continuation { return false }
+        breakWideCharacter(x: x, y: y)
+        if to - from > 1 { breakWideCharacter(x: x + to - from - 1, y: y) }
+        let target = y * size.width + x
+        let changed = cells.withUnsafeMutableBufferPointer { cells in
+            other.cells.withUnsafeBufferPointer { sourceCells in
+                Self.copy(sourceCells, from: source + from, into: cells, at: target, count: to - from)
+            }
+        }
+        if let changed { tracker.mark(row: y, (x + changed.lowerBound)..<(x + changed.upperBound)) }
+        return true
+    }
+
+    /// Compare-and-copy of `count` cells; the offsets (from `at`) between the first and
+    /// the last cell that changed, or nil when none did.
+    private static func copy(
+        _ source: UnsafeBufferPointer<Cell>, from: Int, into target: UnsafeMutableBufferPointer<Cell>, at: Int, count: Int
+    ) -> Range<Int>? {
+        precondition(from >= 0 && from + count <= source.count && at >= 0 && at + count <= target.count)
+        var first = -1
+        var last = -1
+        for k in 0..<count {
+            let cell = source[from + k]
+            if target[at + k] != cell {
+                target[at + k] = cell
+                if first < 0 { first = k }
+                last = k
+            }
+        }
+        return first < 0 ? nil : first..<(last + 1)
+    }
+
+    /// One source row cell by cell, splitting wide characters the clip cuts: the general
+    /// path, for rows `copyRow` leaves alone.
+    private mutating func blitRowPerCell(_ oy: Int, of other: Surface, baseX: Int, y: Int) {
         // One column beyond the clip on each side, for wide characters straddling its edges.
         let firstColumn = max(0, clip.minX - baseX - 1)
         let endColumn = min(other.size.width, clip.maxX - baseX + 1)
-        for oy in rows {
-            let rowStart = oy * other.size.width
-            var ox = firstColumn
-            while ox < endColumn {
-                let cell = other.cells[rowStart + ox]
-                if cell.scalar == Cell.continuation {
-                    // The right half of a character whose left half is outside the copy.
-                    ox += 1
-                } else if ox + 1 < other.size.width, other.cells[rowStart + ox + 1].scalar == Cell.continuation {
-                    writeWide(lead: cell, trail: other.cells[rowStart + ox + 1], x: baseX + ox, y: baseY + oy)
-                    ox += 2
-                } else {
-                    writeNarrow(cell, x: baseX + ox, y: baseY + oy)
-                    ox += 1
-                }
+        let rowStart = oy * other.size.width
+        var ox = firstColumn
+        while ox < endColumn {
+            let cell = other.cells[rowStart + ox]
+            if cell.scalar == Cell.continuation {
+                // The right half of a character whose left half is outside the copy.
+                ox += 1
+            } else if ox + 1 < other.size.width, other.cells[rowStart + ox + 1].scalar == Cell.continuation {
+                writeWide(lead: cell, trail: other.cells[rowStart + ox + 1], x: baseX + ox, y: y)
+                ox += 2
+            } else {
+                writeNarrow(cell, x: baseX + ox, y: y)
+                ox += 1
             }
         }
     }
@@ -142,9 +200,7 @@ extension Surface {
     /// Columns [from, to) of row y in surface coordinates, filled with `glyph`.
     mutating func fillRow(_ y: Int, from: Int, to: Int, glyph: (scalar: UInt32, width: Int), style: Style) {
         if glyph.width == 1 {
-            for x in span(max(from, clip.minX), min(to, clip.maxX)) {
-                writeNarrow(style.cell(glyph.scalar), x: x, y: y)
-            }
+            fillNarrow(y, from: max(from, clip.minX), to: min(to, clip.maxX), with: style.cell(glyph.scalar))
             return
         }
         // Pairs stay aligned to `from` even where the clip cuts into them.
@@ -156,6 +212,30 @@ extension Surface {
         if x < to && x < clip.maxX {
             writeNarrow(style.cell(0x20), x: x, y: y)
         }
+    }
+
+    /// Columns [from, to) of row y, already inside the clip's columns, set to the
+    /// one-column `cell`. A destination wide character inside the span is overwritten
+    /// whole; one cut by either end loses its other half to `breakWideCharacter`, as a
+    /// per-cell write there would. Views clear their whole surface every frame, so this is
+    /// one compare per cell and one damage span per row.
+    private mutating func fillNarrow(_ y: Int, from: Int, to: Int, with cell: Cell) {
+        guard from < to, y >= clip.minY, y < clip.maxY else { return }
+        breakWideCharacter(x: from, y: y)
+        if to - from > 1 { breakWideCharacter(x: to - 1, y: y) }
+        let start = y * size.width + from
+        let changed = cells.withUnsafeMutableBufferPointer { cells -> Range<Int>? in
+            precondition(start >= 0 && start + (to - from) <= cells.count)
+            var first = -1
+            var last = -1
+            for k in 0..<(to - from) where cells[start + k] != cell {
+                cells[start + k] = cell
+                if first < 0 { first = k }
+                last = k
+            }
+            return first < 0 ? nil : first..<(last + 1)
+        }
+        if let changed { tracker.mark(row: y, (from + changed.lowerBound)..<(from + changed.upperBound)) }
     }
 
     /// The scalar a fill character draws with: its first scalar that takes columns

@@ -196,21 +196,56 @@ extension Surface {
     /// The rows joined by "\n", trailing spaces trimmed per row, continuation cells
     /// skipped: how the surface reads on a terminal, for tests and the headless screen.
     public var text: String {
-        var rows: [String] = []
-        rows.reserveCapacity(size.height)
-        for y in 0..<size.height {
-            var row = String.UnicodeScalarView()
-            var count = 0
-            var kept = 0  // scalars up to the last non-space
-            for x in 0..<size.width {
-                let scalar = cells[y * size.width + x].scalar
-                if scalar == Cell.continuation { continue }
-                row.append(Unicode.Scalar(scalar) ?? "\u{FFFD}")
-                count += 1
-                if scalar != 0x20 { kept = count }
+        let width = size.width
+        let height = size.height
+        // A headless compositor reads its screen after every composition: the UTF-8 goes
+        // straight into the string's own storage (four bytes a cell at most, plus the
+        // newlines), with no string per row or per scalar to build and join.
+        let capacity = width * height * 4 + height
+        guard capacity > 0 else { return "" }
+        return cells.withUnsafeBufferPointer { cells in
+            String(unsafeUninitializedCapacity: capacity) { out in
+                var n = 0
+                for y in 0..<height {
+                    if y > 0 {
+                        out[n] = 0x0A
+                        n += 1
+                    }
+                    var kept = n  // the end of the row up to its last non-space
+                    for cell in cells[(y * width)..<((y + 1) * width)] {
+                        let scalar = cell.scalar
+                        if scalar == Cell.continuation { continue }
+                        n = Self.appendUTF8(Unicode.Scalar(scalar)?.value ?? 0xFFFD, to: out, at: n)
+                        if scalar != 0x20 { kept = n }
+                    }
+                    n = kept
+                }
+                return n
             }
-            rows.append(String(String.UnicodeScalarView(row.prefix(kept))))
         }
-        return rows.joined(separator: "\n")
+    }
+
+    /// Writes `scalar` (a valid Unicode scalar value) as UTF-8 at `at`; returns the end.
+    private static func appendUTF8(_ scalar: UInt32, to out: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
+        switch scalar {
+        case ..<0x80:
+            out[at] = UInt8(scalar)
+            return at + 1
+        case ..<0x800:
+            out[at] = UInt8(0xC0 | scalar >> 6)
+            out[at + 1] = UInt8(0x80 | scalar & 0x3F)
+            return at + 2
+        case ..<0x10000:
+            out[at] = UInt8(0xE0 | scalar >> 12)
+            out[at + 1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            out[at + 2] = UInt8(0x80 | scalar & 0x3F)
+            return at + 3
+        default:
+            out[at] = UInt8(0xF0 | scalar >> 18)
+            out[at + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+            out[at + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            out[at + 3] = UInt8(0x80 | scalar & 0x3F)
+            return at + 4
+        }
     }
 }

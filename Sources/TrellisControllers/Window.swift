@@ -180,11 +180,13 @@ public final class Window {
         precondition(screen.size == size, "composing a \(size) window into a \(screen.size) surface")
         rootView.layoutIfNeeded()
         var layers: [Layer] = []
-        let top = ViewRenderer.render(rootView, into: &own)
+        let top = renderIfNeeded(rootView, into: &own, drawn: &ownDrawn)
         layers.append(Layer(surface: own, frame: Rect(origin: .zero, size: size), clip: Rect(origin: .zero, size: size), z: 0, visible: true))
         var placed: [ControllerID: (String, Placement)] = [:]
         remote = []
         collect(top, by: "window", offset: .zero, clip: Rect(origin: .zero, size: size), into: &layers, &placed)
+        swap(&drawn, &drawnNext)
+        drawnNext.removeAll(keepingCapacity: true)
         Composition.compose(layers, into: &screen)
         logPlacementChanges(placed)
         remotePlacements = remote
@@ -194,6 +196,50 @@ public final class Window {
     /// surface): the renderer clears and redraws it whole, so only its buffers carry over,
     /// saving two full-screen allocations a frame.
     private var own = Surface(size: .zero)
+    private var ownDrawn: UInt64?
+
+    /// Per controller composed last time: which view its surface was drawn from and at
+    /// which `displayGeneration`. Rebuilt each composition, so a controller that leaves the
+    /// tree is forgotten and drawn afresh should it come back.
+    private var drawn: [ObjectIdentifier: DrawnSurface] = [:]
+    private var drawnNext: [ObjectIdentifier: DrawnSurface] = [:]
+
+    private struct DrawnSurface {
+        /// Weak, so an entry can never vouch for a different controller or view that
+        /// happens to be allocated where a freed one was.
+        weak var controller: ViewController?
+        weak var view: View?
+        var generation: UInt64
+    }
+
+    /// Redraws `root`'s domain into `surface` when anything in it asked to be redrawn since
+    /// `drawn` (the generation it was last drawn at into this same surface), or the size
+    /// changed; otherwise the surface already holds it and only the viewports are walked.
+    /// Each host recomposes its window for every frame, and most of its controllers have
+    /// not changed: redrawing them is a whole-surface clear and draw to arrive at the
+    /// cells they already hold.
+    private func renderIfNeeded(_ root: View, into surface: inout Surface, drawn: inout UInt64?) -> [ViewportPlacement] {
+        // Read before drawing: a view that asks for display while being drawn is drawn
+        // again next time rather than lost.
+        let generation = root.displayGeneration
+        if drawn == generation, surface.size == root.bounds.size {
+            return ViewRenderer.placements(of: root)
+        }
+        let placements = ViewRenderer.render(root, into: &surface)
+        drawn = generation
+        return placements
+    }
+
+    /// Redraws `child`'s own surface from its view tree if its domain changed; returns its
+    /// children's viewports.
+    private func renderSurface(of child: ViewController) -> [ViewportPlacement] {
+        let key = ObjectIdentifier(child)
+        let view = child.view
+        var generation = drawn[key].flatMap { $0.controller === child && $0.view === view ? $0.generation : nil }
+        let placements = renderIfNeeded(view, into: &child.surface, drawn: &generation)
+        drawnNext[key] = DrawnSurface(controller: child, view: view, generation: generation!)
+        return placements
+    }
 
     /// After `compose()`: where the surfaces of children in other processes go, in this
     /// window's coordinates — what this process's host tells the compositor.
@@ -209,7 +255,7 @@ public final class Window {
             let shown = animator.presentationFrame(of: p.view)
             let frame = p.frame.offsetBy(dx: offset.x + shown.minX - p.view.frame.minX, dy: offset.y + shown.minY - p.view.frame.minY)
             let layerClip = p.clip.offsetBy(dx: offset.x, dy: offset.y).intersection(clip)
-            let placements = child.renderSurface()
+            let placements = renderSurface(of: child)
             layers.append(Layer(surface: child.surface, frame: frame, clip: layerClip, z: layers.count, visible: true))
             placed[child.id] = (container, Placement(
                 surface: child.id, frame: CellRect(p.frame), z: Int32(p.z), clip: CellRect(p.clip), visible: true))
@@ -255,13 +301,5 @@ public final class Window {
             outcome: outcome, via: "local", reason: reason, detail: detail())
         log.record(r)
         observer?(r)
-    }
-}
-
-extension ViewController {
-    /// Redraws this controller's own surface from its view tree; returns its children's
-    /// viewports.
-    func renderSurface() -> [ViewportPlacement] {
-        ViewRenderer.render(view, into: &surface)
     }
 }

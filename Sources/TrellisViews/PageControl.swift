@@ -8,7 +8,7 @@ import TrellisCanvas
 open class PageControl: Control {
     public var numberOfPages = 0 { didSet { currentPage = min(currentPage, max(0, numberOfPages - 1)); invalidateIntrinsicContentSize(); setNeedsDisplay() } }
     public var currentPage = 0 { didSet { if currentPage != oldValue { setNeedsDisplay() } } }
-    public var hidesForSinglePage = false
+    public var hidesForSinglePage = false { didSet { if hidesForSinglePage != oldValue { setNeedsDisplay() } } }
 
     public required init(frame: Rect = .zero) { super.init(frame: frame) }
 

@@ -73,7 +73,16 @@ open class View: Responder {
     public private(set) var subviews: [View] = []
 
     /// Set by a controller on its root view (UIKit's private `_viewDelegate`).
-    public weak var owner: (any ViewOwner)?
+    public weak var owner: (any ViewOwner)? {
+        // Setting or clearing it moves the boundary between two drawing domains: this
+        // view's subtree leaves one and joins the other, and both draw differently.
+        didSet {
+            if owner !== oldValue {
+                setNeedsDisplay()
+                superview?.setNeedsDisplay()
+            }
+        }
+    }
 
     /// A name tests and the `tree` command show; no effect on behaviour.
     public var identifier: String?
@@ -331,12 +340,17 @@ open class View: Responder {
     public private(set) var needsDisplay = true
     public func setNeedsDisplay() {
         needsDisplay = true
-        var v: View? = self
-        while let current = v, current.owner == nil { v = current.superview }
-        (v ?? self).subtreeNeedsDisplay = true
+        let root = layoutRoot
+        root.subtreeNeedsDisplay = true
+        root.displayGeneration &+= 1
     }
     /// Set on a layout root when anything in its domain changed since it last rendered.
     public internal(set) var subtreeNeedsDisplay = true
+    /// On a layout root, a count that moves whenever anything in its domain asks to be
+    /// redrawn. A renderer that keeps its surface between frames remembers the count it
+    /// drew at and redraws only when it moved: unlike `subtreeNeedsDisplay`, which any
+    /// render clears, it cannot be consumed by a render into some other surface.
+    public private(set) var displayGeneration: UInt64 = 0
 
     /// Draws the view's own content into `surface`, whose `origin` and `clip` are already
     /// set to this view's bounds coordinates. The default fills the background, draws the

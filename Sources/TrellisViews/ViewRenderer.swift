@@ -39,9 +39,21 @@ public enum ViewRenderer {
         return placements
     }
 
+    /// The viewports `render` would return for `root`, without drawing anything: for a
+    /// caller whose surface already holds the domain as drawn at its current
+    /// `displayGeneration`. Viewports are still walked for, because a child's placement can
+    /// change (its frame, an animation) without anything in this domain being redrawn.
+    public static func placements(of root: View) -> [ViewportPlacement] {
+        var placements: [ViewportPlacement] = []
+        var none = Surface(size: .zero)
+        let all = Rect(origin: .zero, size: root.bounds.size)
+        draw(root, at: Point(x: -root.bounds.minX, y: -root.bounds.minY), clip: all, into: &none, isRoot: true, drawing: false, &placements)
+        return placements
+    }
+
     /// `origin` is where the view's bounds coordinate (0, 0) falls in the surface.
     private static func draw(
-        _ view: View, at origin: Point, clip: Rect, into surface: inout Surface, isRoot: Bool,
+        _ view: View, at origin: Point, clip: Rect, into surface: inout Surface, isRoot: Bool, drawing: Bool = true,
         _ placements: inout [ViewportPlacement]
     ) {
         guard !view.isHidden else { return }
@@ -51,13 +63,13 @@ public enum ViewRenderer {
             return
         }
         let visible = clip.intersection(own)
-        if !visible.isEmpty {
+        if drawing, !visible.isEmpty {
             surface.withState(origin: origin, clip: visible) { s in view.draw(in: &s) }
         }
         let childClip = view.clipsToBounds ? visible : clip
         for sub in view.subviews {
             let subOrigin = origin + sub.frame.origin - sub.bounds.origin
-            draw(sub, at: subOrigin, clip: childClip, into: &surface, isRoot: false, &placements)
+            draw(sub, at: subOrigin, clip: childClip, into: &surface, isRoot: false, drawing: drawing, &placements)
         }
     }
 }
