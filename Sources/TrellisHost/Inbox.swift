@@ -8,17 +8,13 @@ import TrellisWire
 /// Input (touch, key) is answered with a reply because the sender must learn whether
 /// anything handled it: the compositor quits on a Ctrl+C nothing handled.
 enum Inbox {
-    /// `duringWaits`: whether a controller waiting for a remote child's answer handles
-    /// these messages meanwhile — yes for what its children send up (the synchronous
-    /// re-entrancy of the same call in one process), no for what its own parent sends:
-    /// the next message from above waits until the last one is handled, as it must in
-    /// one process. (A parent whose request timed out can send its next one early.)
     static func handler(
-        duringWaits: Bool, _ handle: @escaping @MainActor @Sendable (Envelope) -> Reply?
+        _ handle: @escaping @MainActor @Sendable (Envelope) -> Reply?
     ) -> @Sendable (Envelope, isolated Link) -> Disposition {
         { envelope, link in
             let answering: Link = link
-            MainMailbox.shared.post(via: link.loop, duringWaits: duringWaits) {
+            let sender = IOLoop.WaitKey(answering, envelope.source.rawValue)
+            MainMailbox.shared.post(via: link.loop, from: sender) {
                 let reply = handle(envelope)
                 let wantsReply = envelope.kind == .request || envelope.kind == .touch || envelope.kind == .key
                 let answer: @Sendable (isolated Link) -> Void = { l in

@@ -55,7 +55,12 @@ public final class LinkPort: RemotePort {
         // The link times out first and says so; this is only a backstop. Meanwhile what
         // arrives over the links is served (MainMailbox).
         let deadline = DispatchTime.now() + Double(timeout.components.seconds) + 1
-        guard MainMailbox.shared.wait(on: link.loop, until: deadline, { answer.isSet }), let result = answer.result else {
+        let answerer: IOLoop.WaitKey
+        switch (peer, link.role) {
+        case (let peer?, _), (nil, .child(parent: let peer)): answerer = IOLoop.WaitKey(link, peer.rawValue)
+        case (nil, .parent): answerer = IOLoop.WaitKey(link, target.rawValue)
+        }
+        guard MainMailbox.shared.wait(on: link.loop, for: answerer, until: deadline, { answer.isSet }), let result = answer.result else {
             return Reply(status: .failed, payload: Array("no answer from \(target)".utf8))
         }
         switch result {

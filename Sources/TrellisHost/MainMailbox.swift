@@ -23,15 +23,14 @@ final class MainMailbox: Sendable {
     private let jobs = Mutex<[@Sendable @MainActor () -> Void]>([])
     private let wake = DispatchSemaphore(value: 0)
 
-    /// Queues `job` for the main actor; `loop` is the loop of the link it came over.
-    /// With `duringWaits` false the job is not run by a wait but after it (a message
-    /// from this process's parent: it must not cut into the handling of the last one).
-    func post(via loop: IOLoop, duringWaits: Bool = true, _ job: @escaping @Sendable @MainActor () -> Void) {
-        if loop.servesMainActor { return loop.onMainActor(duringWaits: duringWaits, job) }
-        if !duringWaits {
-            // The main queue does not run while the main thread waits.
-            return DispatchQueue.main.async { MainActor.assumeIsolated(job) }
-        }
+    /// Queues `job` for the main actor; `loop` is the loop of the link it came over, and
+    /// `peer` who sent it, if anyone: on a main-thread loop a wait runs it only if it
+    /// waits for that peer (`IOLoop.execute(from:)`) — the peer calling back, as one
+    /// process allows, not another's message cutting into the handling of the last
+    /// one. (A parent whose request timed out sends its next one early: a didAppear
+    /// would run inside the willAppear it follows.)
+    func post(via loop: IOLoop, from peer: IOLoop.WaitKey? = nil, _ job: @escaping @Sendable @MainActor () -> Void) {
+        if loop.servesMainActor { return loop.onMainActor(from: peer, job) }
         jobs.withLock { $0.append(job) }
         wake.signal()
         DispatchQueue.main.async { MainActor.assumeIsolated { MainMailbox.shared.drain() } }
@@ -47,11 +46,11 @@ final class MainMailbox: Sendable {
     }
 
     /// Runs arriving jobs until `done` says so or `deadline` passes; returns `done()`.
-    /// `loop` is the loop the answer comes from.
+    /// `loop` is the loop the answer comes from, `peer` who answers.
     @MainActor
-    func wait(on loop: IOLoop, until deadline: DispatchTime, _ done: () -> Bool) -> Bool {
+    func wait(on loop: IOLoop, for peer: IOLoop.WaitKey, until deadline: DispatchTime, _ done: () -> Bool) -> Bool {
         if loop.servesMainActor && loop.isCurrent {
-            return loop.run(until: done, deadline: deadline.uptimeNanoseconds)
+            return loop.run(until: done, deadline: deadline.uptimeNanoseconds, waitingFor: peer)
         }
         while true {
             drain()

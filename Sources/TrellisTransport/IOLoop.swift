@@ -23,8 +23,20 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private enum Work {
         case job(UnownedJob)
         case closure(@Sendable () -> Void)
-        /// Not inside a nested `run(until:)`: put aside until the outermost one ends.
-        case outsideWaits(@Sendable () -> Void)
+        /// From a peer: inside a nested `run(until:)` only if a wait on the stack is
+        /// for that peer; otherwise put aside until one is, or until all have ended.
+        case from(WaitKey, @Sendable () -> Void)
+    }
+
+    /// Names a peer whose answer a nested `run(until:)` waits for, and from whom work
+    /// arrives: an object (the link) and a name (the peer's id on it).
+    public struct WaitKey: Hashable, Sendable {
+        let owner: ObjectIdentifier
+        let name: String
+        public init(_ owner: AnyObject, _ name: String) {
+            self.owner = ObjectIdentifier(owner)
+            self.name = name
+        }
     }
 
     private struct Incoming {
@@ -69,7 +81,9 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private var ready = Deque<Work>()
     /// How many `run(until:)` calls are on the stack.
     private var nesting = 0
-    /// `outsideWaits` work whose turn came during a nested run, in order.
+    /// The peers the nested runs on the stack wait for.
+    private var waitingFor: [WaitKey] = []
+    /// Work from a peer no wait was for when its turn came, in order.
     private var parked = Deque<Work>()
 
     /// True when this loop runs on the main thread and serves the main queue: the
@@ -147,21 +161,23 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     // MARK: Running work
 
     /// Runs `body` on the loop thread, after the work already queued. From any thread.
-    /// With `duringWaits` false, a nested `run(until:)` does not run it: it runs once
-    /// the outermost one has ended, still in order with the rest of such work.
-    public func execute(duringWaits: Bool = true, _ body: @escaping @Sendable () -> Void) {
-        submit(duringWaits ? .closure(body) : .outsideWaits(body))
+    ///
+    /// Work `from` a peer is what that peer sent. A nested `run(until:)` runs it only
+    /// if some wait on the stack is for that peer — the peer calling back into the
+    /// code that called it, which one process allows — and otherwise puts it aside
+    /// until one is, or until every wait has ended, keeping its order. Nil: any run
+    /// runs it.
+    public func execute(from peer: WaitKey? = nil, _ body: @escaping @Sendable () -> Void) {
+        submit(peer.map { .from($0, body) } ?? .closure(body))
     }
 
     /// Runs `job` on the main actor, after the work already queued: in this loop's
     /// next pass when the loop serves the main actor (no thread switch), else from the
-    /// main queue. Unlike work on the main queue it also runs inside a nested
-    /// `run(until:)` — for what arrives over links, which a wait must serve — unless
-    /// `duringWaits` is false: then it runs once the outermost wait has ended (a
-    /// parent's next message must not cut into the handling of its last one).
-    public func onMainActor(duringWaits: Bool = true, _ job: @escaping @MainActor @Sendable () -> Void) {
+    /// main queue. Unlike work on the main queue, a nested `run(until:)` runs it too,
+    /// as `execute(from:)` says: for what arrives over links, which a wait must serve.
+    public func onMainActor(from peer: WaitKey? = nil, _ job: @escaping @MainActor @Sendable () -> Void) {
         if servesMainActor {
-            execute(duringWaits: duringWaits) { MainActor.assumeIsolated(job) }
+            execute(from: peer) { MainActor.assumeIsolated(job) }
         } else {
             DispatchQueue.main.async { MainActor.assumeIsolated(job) }
         }
@@ -267,10 +283,15 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     /// returns true or the monotonic `deadline` (ns) passes; returns `done()`. Loop
     /// thread only, from inside work the loop runs: how the main actor waits for an
     /// answer on a main-thread loop while still serving what arrives meanwhile.
-    public func run(until done: () -> Bool, deadline: UInt64) -> Bool {
+    /// `peer` is whom the wait is for: work `from` it runs during the wait.
+    public func run(until done: () -> Bool, deadline: UInt64, waitingFor peer: WaitKey? = nil) -> Bool {
         preconditionOnLoop()
         nesting += 1
-        defer { nesting -= 1 }
+        if let peer { waitingFor.append(peer) }
+        defer {
+            nesting -= 1
+            if peer != nil { waitingFor.removeLast() }
+        }
         return withoutActuallyEscaping(done) { passes(until: $0, deadline: deadline) }
     }
 
@@ -290,20 +311,15 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
                 }
                 return state.stopping
             }
-            if nesting == 0 && !parked.isEmpty {
-                // Their turn came before anything now in `ready`.
-                parked.append(contentsOf: ready)
-                swap(&parked, &ready)
-                parked.removeAll(keepingCapacity: true)
-            }
+            if !parked.isEmpty { unpark() }
             var ranWork = false
             while let work = ready.popFirst() {
                 ranWork = true
                 switch work {
                 case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
                 case .closure(let body): body()
-                case .outsideWaits(let body):
-                    if nesting > 0 { parked.append(work) } else { body() }
+                case .from(let peer, let body):
+                    if nesting == 0 || waitingFor.contains(peer) { body() } else { parked.append(work) }
                 }
                 if let done, done() { return true }
             }
@@ -354,6 +370,24 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
                 if sources.contains(where: { $0.id == source.id }) { source.onReadable() }
             }
         }
+    }
+
+    /// Puts parked work that may run now back at the front of `ready`: its turn came
+    /// before anything there.
+    private func unpark() {
+        var runnable = Deque<Work>()
+        var still = Deque<Work>()
+        for work in parked {
+            if case .from(let peer, _) = work, nesting > 0, !waitingFor.contains(peer) {
+                still.append(work)
+            } else {
+                runnable.append(work)
+            }
+        }
+        guard !runnable.isEmpty else { return }
+        runnable.append(contentsOf: ready)
+        ready = runnable
+        parked = still
     }
 
     private func fireDueTimers() {

@@ -89,11 +89,13 @@ struct IOLoopTests {
                     seen.withLock { $0.append("the answer") }
                     answered.withLock { $0 = true }
                 }
-                loop.execute { seen.withLock { $0.append("after the answer") } }
+                loop.execute {
+                    seen.withLock { $0.append("after the answer") }
+                    finished.signal()
+                }
             }.start()
             let ok = loop.run(until: { answered.withLock { $0 } }, deadline: MonotonicClock.nanoseconds() + 5_000_000_000)
             seen.withLock { $0.append(ok ? "wait ended" : "wait timed out") }
-            finished.signal()
         }
         #expect(finished.wait(timeout: .now() + 10) == .success)
         loop.execute {}
@@ -103,31 +105,41 @@ struct IOLoopTests {
 
     // A host's parent sends its next message only after the last was handled — unless
     // its request timed out. That message must then wait for the handling to finish
-    // rather than cut into it (a didAppear inside the willAppear it follows).
-    @Test("work that may not run during waits runs after the outermost wait, in order")
-    func workOutsideWaitsIsParked() {
+    // rather than cut into it (a didAppear inside the willAppear it follows), while
+    // the peer being waited for may call back (S1-3: a child's request up).
+    @Test("during a wait, work from the peer waited for runs; work from another waits until the wait ends, in order")
+    func workFromOtherPeersIsParked() {
         let loop = IOLoop(name: "parked")
+        final class Link: Sendable {}
+        let up = Link(), down = Link()
+        let parent = IOLoop.WaitKey(up, "parent"), child = IOLoop.WaitKey(down, "child")
         let seen = Mutex<[String]>([])
         let finished = DispatchSemaphore(value: 0)
         let answered = Mutex(false)
-        loop.execute {
-            seen.withLock { $0.append("handling starts") }
-            loop.execute(duringWaits: false) { seen.withLock { $0.append("next from the parent") } }
-            loop.execute(duringWaits: false) { seen.withLock { $0.append("and the one after") } }
-            loop.execute {
-                seen.withLock { $0.append("a child's call up") }
+        loop.execute(from: parent) {
+            seen.withLock { $0.append("handling the parent's message") }
+            loop.execute(from: parent) { seen.withLock { $0.append("the parent's next message") } }
+            loop.execute(from: parent) { seen.withLock { $0.append("and the one after") } }
+            loop.execute(from: child) {
+                seen.withLock { $0.append("the child calls up") }
+                // Handling that, we call the parent, which calls back: that runs.
+                let back = Mutex(false)
+                loop.execute(from: parent) {
+                    seen.withLock { $0.append("the parent calls back") }
+                    back.withLock { $0 = true }
+                }
+                _ = loop.run(until: { back.withLock { $0 } }, deadline: MonotonicClock.nanoseconds() + 5_000_000_000, waitingFor: parent)
                 answered.withLock { $0 = true }
             }
-            _ = loop.run(until: { answered.withLock { $0 } }, deadline: MonotonicClock.nanoseconds() + 5_000_000_000)
-            // Still inside the handling: a second wait must not run them either.
-            _ = loop.run(until: { false }, deadline: MonotonicClock.nanoseconds() + 10_000_000)
+            _ = loop.run(until: { answered.withLock { $0 } }, deadline: MonotonicClock.nanoseconds() + 5_000_000_000, waitingFor: child)
             seen.withLock { $0.append("handling ends") }
         }
         loop.execute { finished.signal() }
         #expect(finished.wait(timeout: .now() + 10) == .success)
         loop.shutdown()
         #expect(seen.withLock { $0 } == [
-            "handling starts", "a child's call up", "handling ends", "next from the parent", "and the one after",
+            "handling the parent's message", "the child calls up", "the parent's next message", "and the one after",
+            "the parent calls back", "handling ends",
         ])
     }
 
