@@ -105,9 +105,12 @@ final class BenchSession {
 
     /// Touches the screen at (x, y) through the control endpoint; returns when the root
     /// has answered.
+    /// Each touch carries a trace id, as `trellis tap` does, so that `trellis trace` (or a
+    /// script over the kept run directory, TRELLIS_KEEP_RUN=1) shows where its time went.
     func touch(_ phase: TouchInput.Phase, x: Int32, y: Int32) async throws {
         guard let client else { throw BenchError("not connected") }
-        _ = try await client.request(.touch(TouchInput(phase: phase, tapCount: 1, pointer: 0, x: x, y: y, timestamp: 0)))
+        _ = try await client.request(
+            .touch(TouchInput(phase: phase, tapCount: 1, pointer: 0, x: x, y: y, timestamp: 0)), trace: UInt64.random(in: 1...UInt64.max))
     }
 
     /// Process ids of what this session started (for /proc readings).

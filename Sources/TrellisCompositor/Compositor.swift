@@ -65,21 +65,21 @@ public final class Compositor {
             id: id, endpoint: hostsEndpoint, loop: loop, log: log, options: options,
             onMessage: { envelope, _ in
                 box.hostMessagesQueued.add(1, ordering: .relaxed)
-                DispatchQueue.main.async {
-                    MainActor.assumeIsolated {
-                        let more = box.hostMessagesQueued.subtract(1, ordering: .relaxed).newValue > 0
-                        box.compositor?.fromHost(envelope, moreQueued: more)
-                    }
+                // The compositor never waits inside a nested run, so this is simply the
+                // main actor's next turn — on this same thread in the compositor process.
+                loop.onMainActor {
+                    let more = box.hostMessagesQueued.subtract(1, ordering: .relaxed).newValue > 0
+                    box.compositor?.fromHost(envelope, moreQueued: more)
                 }
                 return .handled
             },
             onPeer: { event in
-                DispatchQueue.main.async { MainActor.assumeIsolated { box.compositor?.peer(event) } }
+                loop.onMainActor { box.compositor?.peer(event) }
             })
         let control = try await Link.bind(
             id: controlID, endpoint: controlEndpoint, loop: loop, log: log, options: options,
             onMessage: { envelope, _ in
-                DispatchQueue.main.async { MainActor.assumeIsolated { box.compositor?.fromClient(envelope) } }
+                loop.onMainActor { box.compositor?.fromClient(envelope) }
                 return .deferred
             })
         let c = Compositor(rootID: root, size: size, hosts: hosts, control: control, log: log)
@@ -214,7 +214,7 @@ public final class Compositor {
 
     private func fromClient(_ e: Envelope) {
         let control = self.control
-        func answer(_ reply: Reply?) {
+        @Sendable func answer(_ reply: Reply?) {
             control.loop.execute {
                 control.assumeIsolated { l in
                     if let reply { l.reply(to: e, reply) } else { l.acknowledge(e) }
@@ -222,6 +222,22 @@ public final class Compositor {
             }
         }
         switch e.message {
+        case .touch where hosts.loop.isCurrent, .key where hosts.loop.isCurrent:
+            // On the compositor's own main-thread loop: straight to the root's link, and
+            // its answer straight back, with no task in between.
+            guard rootIsUp else { return answer(Reply(status: .failed)) }
+            hosts.assumeIsolated { l in
+                l.request(e.message, to: rootID, trace: e.trace) { result in
+                    MainActor.assumeIsolated {
+                        switch result {
+                        case .success(let root):
+                            if case .reply(let r) = root.message { answer(r) } else { answer(nil) }
+                        case .failure:
+                            answer(Reply(status: .failed))
+                        }
+                    }
+                }
+            }
         case .touch, .key:
             Task {
                 let rootAnswer = await inject(e.message, trace: e.trace)

@@ -78,7 +78,17 @@ public final class ChildHost {
     public func setNeedsFrame() { publisher?.setNeedsFrame() }
 
     func deliver(_ envelope: Envelope) -> Reply? {
-        defer { publisher?.setNeedsFrame() }
+        defer {
+            // Input's frame goes out before its answer: the person waits for the frame,
+            // the sender only learns from the answer whether anything handled it — unless
+            // this input arrived while the main thread waits on a child, part-way through
+            // handling something else, which the frame must not be composed in the middle of.
+            if (envelope.kind == .touch || envelope.kind == .key) && !MainMailbox.shared.isWaiting {
+                publisher?.publishNow()
+            } else {
+                publisher?.setNeedsFrame()
+            }
+        }
         let message = envelope.message
         switch message {
         case .containment(let c) where c.phase == .willMove && c.parent != nil:

@@ -9,7 +9,9 @@ import TrellisWire
 /// children that run elsewhere.
 ///
 /// Frames are coalesced: any number of changes in one turn of the main queue make one
-/// frame. A frame carries only the cells that changed since the last one.
+/// frame — except that input (a touch, a key) is followed at once by its frame, sent
+/// before the input is answered. A frame carries only the cells that changed since the
+/// last one.
 @MainActor
 final class FramePublisher {
     private let link: Link
@@ -32,7 +34,20 @@ final class FramePublisher {
         scheduled = true
         // From the main queue, which a wait for an answer (LinkPort) does not serve: a
         // frame composed in the middle of a controller callback would see half a change.
-        DispatchQueue.main.async { MainActor.assumeIsolated { self.publish() } }
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                // A `publishNow` since sent what this one would.
+                guard self.scheduled else { return }
+                self.publish()
+            }
+        }
+    }
+
+    /// Sends the frame now rather than at the end of the turn: for input, whose frame is
+    /// what the person waits for, so it goes out before the input's answer does.
+    func publishNow() {
+        if TraceContext.current != 0 { trace = TraceContext.current }
+        publish()
     }
 
     private func publish() {

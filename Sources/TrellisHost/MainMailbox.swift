@@ -45,10 +45,17 @@ final class MainMailbox: Sendable {
         while let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { job() }
     }
 
+    /// True while the main thread is inside `wait`: a job run then interrupts a caller
+    /// that is part-way through its own work.
+    @MainActor var isWaiting: Bool { waitDepth > 0 }
+    @MainActor private var waitDepth = 0
+
     /// Runs arriving jobs until `done` says so or `deadline` passes; returns `done()`.
     /// `loop` is the loop the answer comes from, `peer` who answers.
     @MainActor
     func wait(on loop: IOLoop, for peer: IOLoop.WaitKey, until deadline: DispatchTime, _ done: () -> Bool) -> Bool {
+        waitDepth += 1
+        defer { waitDepth -= 1 }
         if loop.servesMainActor && loop.isCurrent {
             return loop.run(until: done, deadline: deadline.uptimeNanoseconds, waitingFor: peer)
         }
