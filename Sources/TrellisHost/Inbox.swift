@@ -1,3 +1,4 @@
+import Dispatch
 import TrellisControllers
 import TrellisTransport
 import TrellisWire
@@ -8,30 +9,49 @@ import TrellisWire
 /// Input (touch, key) is answered with a reply because the sender must learn whether
 /// anything handled it: the compositor quits on a Ctrl+C nothing handled.
 enum Inbox {
+    /// `isReady` says whether whoever handles the messages exists yet: a link delivers
+    /// from the moment it connects, before the code that made it has made the rest (its
+    /// caller resumes on the main queue). Until then a message is put back on the main
+    /// queue — behind that caller — rather than answered "failed": the parent's bring-up
+    /// (traits, size, appearance) would be lost, and the tree never shown.
     static func handler(
+        isReady: @escaping @MainActor @Sendable () -> Bool,
         _ handle: @escaping @MainActor @Sendable (Envelope) -> Reply?
     ) -> @Sendable (Envelope, isolated Link) -> Disposition {
         { envelope, link in
             let answering: Link = link
-            let sender = IOLoop.WaitKey(answering, envelope.source.rawValue)
-            MainMailbox.shared.post(via: link.loop, from: sender) {
-                let reply = handle(envelope)
-                let wantsReply = envelope.kind == .request || envelope.kind == .touch || envelope.kind == .key
-                let answer: @Sendable (isolated Link) -> Void = { l in
-                    if wantsReply {
-                        l.reply(to: envelope, reply ?? Reply(status: .ok))
-                    } else {
-                        l.acknowledge(envelope)
-                    }
-                }
-                // On a main-thread loop the answer goes out now, from this thread.
-                if answering.loop.isCurrent {
-                    answering.assumeIsolated(answer)
-                } else {
-                    answering.loop.execute { answering.assumeIsolated(answer) }
-                }
+            MainMailbox.shared.post(via: link.loop, from: IOLoop.WaitKey(answering, envelope.source.rawValue)) {
+                deliver(envelope, answering: answering, isReady: isReady, handle)
             }
             return .deferred
+        }
+    }
+
+    @MainActor
+    private static func deliver(
+        _ envelope: Envelope, answering: Link, isReady: @escaping @MainActor @Sendable () -> Bool,
+        _ handle: @escaping @MainActor @Sendable (Envelope) -> Reply?
+    ) {
+        guard isReady() else {
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { deliver(envelope, answering: answering, isReady: isReady, handle) }
+            }
+            return
+        }
+        let reply = handle(envelope)
+        let wantsReply = envelope.kind == .request || envelope.kind == .touch || envelope.kind == .key
+        let answer: @Sendable (isolated Link) -> Void = { l in
+            if wantsReply {
+                l.reply(to: envelope, reply ?? Reply(status: .ok))
+            } else {
+                l.acknowledge(envelope)
+            }
+        }
+        // On a main-thread loop the answer goes out now, from this thread.
+        if answering.loop.isCurrent {
+            answering.assumeIsolated(answer)
+        } else {
+            answering.loop.execute { answering.assumeIsolated(answer) }
         }
     }
 }
