@@ -93,16 +93,14 @@ struct HostCommand: ParsableCommand {
     /// message reaches the controllers, and their answers and frames leave, without a
     /// thread switch (docs/TRANSPORT.md).
     func run() {
-        let loop = IOLoop(mainThreadNamed: "host-\(controllerID)")
         let command = self
-        Task { @MainActor in
+        IOLoop.runOnMainThread(named: "host-\(controllerID)") { loop in
             do {
                 try await command.start(on: loop)
             } catch {
                 HostCommand.exit(withError: error)
             }
         }
-        loop.runUntilStopped()
     }
 
     @MainActor

@@ -52,16 +52,14 @@ struct CompositorCommand: ParsableCommand {
     }
 
     func run() {
-        let loop = IOLoop(mainThreadNamed: "compositor")
         let command = self
-        Task { @MainActor in
+        IOLoop.runOnMainThread(named: "compositor") { loop in
             do {
                 try await command.start(on: loop)
             } catch {
                 CompositorCommand.exit(withError: error)
             }
         }
-        loop.runUntilStopped()
     }
 
     @MainActor

@@ -215,33 +215,21 @@ public final class Compositor {
     private func fromClient(_ e: Envelope) {
         let control = self.control
         @Sendable func answer(_ reply: Reply?) {
-            control.loop.execute {
-                control.assumeIsolated { l in
-                    if let reply { l.reply(to: e, reply) } else { l.acknowledge(e) }
-                }
+            control.run { l in
+                if let reply { l.reply(to: e, reply) } else { l.acknowledge(e) }
             }
         }
         switch e.message {
-        case .touch where hosts.loop.isCurrent, .key where hosts.loop.isCurrent:
-            // On the compositor's own main-thread loop: straight to the root's link, and
-            // its answer straight back, with no task in between.
-            guard rootIsUp else { return answer(Reply(status: .failed)) }
-            hosts.assumeIsolated { l in
-                l.request(e.message, to: rootID, trace: e.trace) { result in
-                    MainActor.assumeIsolated {
-                        switch result {
-                        case .success(let root):
-                            if case .reply(let r) = root.message { answer(r) } else { answer(nil) }
-                        case .failure:
-                            answer(Reply(status: .failed))
-                        }
-                    }
-                }
-            }
         case .touch, .key:
-            Task {
-                let rootAnswer = await inject(e.message, trace: e.trace)
-                if case .reply(let r)? = rootAnswer?.message { answer(r) } else { answer(rootAnswer == nil ? Reply(status: .failed) : nil) }
+            // To the root's link and its answer straight back, with no task in between
+            // (on the compositor's main-thread loop, all on this thread).
+            guard rootIsUp else { return answer(Reply(status: .failed)) }
+            let root = rootID
+            hosts.run { l in
+                l.request(e.message, to: root, trace: e.trace) { result in
+                    guard case .success(let rootAnswer) = result else { return answer(Reply(status: .failed)) }
+                    if case .reply(let r) = rootAnswer.message { answer(r) } else { answer(nil) }
+                }
             }
         case .sizeTransition(let s):
             Task {

@@ -76,8 +76,7 @@ final class FramePublisher {
         let link = self.link, out = messages, trace = self.trace
         self.trace = 0
         if !out.isEmpty {
-            let send: @Sendable (isolated Link) -> Void = { l in for m in out { _ = try? l.send(m, trace: trace) } }
-            if link.loop.isCurrent { link.assumeIsolated(send) } else { link.loop.execute { link.assumeIsolated(send) } }
+            link.run { l in for m in out { _ = try? l.send(m, trace: trace) } }
         }
         if window.animator.isAnimating {
             DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) {

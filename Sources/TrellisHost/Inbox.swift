@@ -40,18 +40,13 @@ enum Inbox {
         }
         let reply = handle(envelope)
         let wantsReply = envelope.kind == .request || envelope.kind == .touch || envelope.kind == .key
-        let answer: @Sendable (isolated Link) -> Void = { l in
+        // On a main-thread loop the answer goes out now, from this thread.
+        answering.run { l in
             if wantsReply {
                 l.reply(to: envelope, reply ?? Reply(status: .ok))
             } else {
                 l.acknowledge(envelope)
             }
-        }
-        // On a main-thread loop the answer goes out now, from this thread.
-        if answering.loop.isCurrent {
-            answering.assumeIsolated(answer)
-        } else {
-            answering.loop.execute { answering.assumeIsolated(answer) }
         }
     }
 }

@@ -39,18 +39,10 @@ public final class LinkPort: RemotePort {
         }
         let answer = Answer()
         let link = self.link, peer = self.peer, timeout = self.timeout, trace = TraceContext.current
-        if link.loop.isCurrent {
-            link.assumeIsolated { l in
-                l.request(message, toConnected: peer, trace: trace, timeout: timeout, until: .now + timeout) { answer.set($0) }
-            }
-        } else {
-            Task.detached {
-                do throws(LinkError) {
-                    answer.set(.success(try await link.request(message, toConnected: peer, trace: trace, timeout: timeout)))
-                } catch {
-                    answer.set(.failure(error))
-                }
-            }
+        let until = ContinuousClock.now + timeout
+        // On a main-thread loop the message goes out from here, at once.
+        link.run { l in
+            l.request(message, toConnected: peer, trace: trace, timeout: timeout, until: until) { answer.set($0) }
         }
         // The link times out first and says so; this is only a backstop. Meanwhile what
         // arrives over the links is served (MainMailbox).
@@ -74,24 +66,9 @@ public final class LinkPort: RemotePort {
 }
 
 extension Link {
-    /// `request`, once `peer` is connected: a child that has not connected yet (its
-    /// process is still starting) is waited for within the same bound, rather than
-    /// dropped at once. Isolated to the link, so the check and the send are one hop from
-    /// the caller rather than a round trip to the link and back before the send's own.
-    fileprivate func request(
-        _ message: Message, toConnected peer: ControllerID?, trace: UInt64, timeout: Duration
-    ) async throws(LinkError) -> Envelope {
-        if let peer {
-            let deadline = ContinuousClock.now + timeout
-            while !isConnected(peer), ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
-        }
-        return try await request(message, to: peer, trace: trace, timeout: timeout)
-    }
-
-    /// The same for a caller on the loop's thread, answered through `then`: while `peer`
-    /// is not connected, looks again every 5 ms until `deadline`.
+    /// `request`, once `peer` is connected, answered through `then` on the loop's thread:
+    /// a child that has not connected yet (its process is still starting) is looked for
+    /// again every 5 ms until `deadline`, rather than dropped at once.
     fileprivate func request(
         _ message: Message, toConnected peer: ControllerID?, trace: UInt64, timeout: Duration,
         until deadline: ContinuousClock.Instant, then: @escaping @Sendable (Result<Envelope, LinkError>) -> Void

@@ -124,6 +124,14 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         // Work queued before the handle existed announced itself to no one.
         execute { trellis_main_queue_run() }
     }
+
+    /// A program's main for a main-thread loop: makes the loop, runs `start` on the main
+    /// actor (which the loop serves), and serves the loop until the process ends.
+    public static func runOnMainThread(named name: String, _ start: @escaping @MainActor @Sendable (IOLoop) async -> Void) {
+        let loop = IOLoop(mainThreadNamed: name)
+        Task { @MainActor in await start(loop) }
+        loop.runUntilStopped()
+    }
     #endif
 
     private func openWakeFDs() {

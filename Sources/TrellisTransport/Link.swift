@@ -206,6 +206,12 @@ public actor Link {
         }
     }
 
+    /// Runs `body` isolated to this link: at once when called on its loop's thread (on a
+    /// main-thread loop, from the controllers), else as the loop's next work.
+    public nonisolated func run(_ body: @escaping @Sendable (isolated Link) -> Void) {
+        if loop.isCurrent { assumeIsolated(body) } else { loop.execute { self.assumeIsolated(body) } }
+    }
+
     // MARK: Sending
 
     /// Sends a message; returns its sequence. A parent end must name the child.
@@ -224,24 +230,12 @@ public actor Link {
     public func request(
         _ message: Message, to peer: ControllerID? = nil, trace: UInt64 = 0, timeout: Duration? = nil
     ) async throws(LinkError) -> Envelope {
-        let flags: EnvelopeFlags = message.kind == .request ? [] : [.ackRequested]
-        let envelope = try envelope(message, to: peer, trace: trace, flags: flags)
-        let seq = envelope.sequence
-        let limit = (timeout ?? options.requestTimeout).nanoseconds
+        let envelope = try requestEnvelope(message, to: peer, trace: trace)
         // The loop as task executor: without it the runtime resumes the waiting
         // task on the global pool and hops back, two thread switches per answer.
         let result = await withTaskExecutorPreference(loop) {
             await withUnsafeContinuation { (c: UnsafeContinuation<Result<Envelope, LinkError>, Never>) in
-                // Wait before sending: the answer can be read before this task resumes.
-                let deadline = MonotonicClock.nanoseconds() &+ limit
-                pending[seq] = .request(kind: message.kind, deadline: deadline, .task(c))
-                armExpiry(deadline)
-                do throws(LinkError) {
-                    try transmit(envelope)
-                } catch {
-                    pending.removeValue(forKey: seq)
-                    c.resume(returning: .failure(error))
-                }
+                transmit(envelope, awaitedBy: .task(c), timeout: timeout)
             }
         }
         return try result.get()
@@ -254,21 +248,30 @@ public actor Link {
         _ message: Message, to peer: ControllerID? = nil, trace: UInt64 = 0, timeout: Duration? = nil,
         then: @escaping @Sendable (Result<Envelope, LinkError>) -> Void
     ) {
-        let flags: EnvelopeFlags = message.kind == .request ? [] : [.ackRequested]
-        let envelope: Envelope
         do throws(LinkError) {
-            envelope = try self.envelope(message, to: peer, trace: trace, flags: flags)
+            transmit(try requestEnvelope(message, to: peer, trace: trace), awaitedBy: .callback(then), timeout: timeout)
         } catch {
-            return then(.failure(error))
+            then(.failure(error))
         }
+    }
+
+    /// A request's envelope: a `request` is answered by its reply, anything else acked.
+    private func requestEnvelope(_ message: Message, to peer: ControllerID?, trace: UInt64) throws(LinkError) -> Envelope {
+        try envelope(message, to: peer, trace: trace, flags: message.kind == .request ? [] : [.ackRequested])
+    }
+
+    /// Sends `envelope` with `waiter` registered for its answer first: on another loop
+    /// the answer can be read before a waiting task resumes. A failed send answers the
+    /// waiter at once.
+    private func transmit(_ envelope: Envelope, awaitedBy waiter: Waiter, timeout: Duration?) {
         let deadline = MonotonicClock.nanoseconds() &+ (timeout ?? options.requestTimeout).nanoseconds
-        pending[envelope.sequence] = .request(kind: message.kind, deadline: deadline, .callback(then))
+        pending[envelope.sequence] = .request(kind: envelope.kind, deadline: deadline, waiter)
         armExpiry(deadline)
         do throws(LinkError) {
             try transmit(envelope)
         } catch {
             pending.removeValue(forKey: envelope.sequence)
-            then(.failure(error))
+            waiter.resume(.failure(error))
         }
     }
 
