@@ -20,6 +20,9 @@ extension MultiProcessTests {
             defer { s.cleanUp() }
             try s.up("deploy/scenes/parity.yaml")
             #expect(try s.cli("wait", "--controller", "Leaf", "--state", "appeared", "--timeout", "15").status == 0)
+            // Appeared is a callback in the child's process; its frame reaches the
+            // compositor a little later, so wait for the compose before reading the screen.
+            #expect(try s.cli("wait", "--text", "leave", "--timeout", "15").status == 0)
             let screen = try s.cli("screen").output
             #expect(screen.contains("leaf") && screen.contains("leave"))
 
