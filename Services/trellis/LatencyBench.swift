@@ -28,9 +28,14 @@ struct LatencyBench: AsyncParsableCommand {
 
     @Option(help: "Timed taps.") var taps = 500
     @Option(help: "Untimed taps first.") var warmup = 50
-    @Option(help: "Raw libzmq round trips for the baseline.") var rawRoundTrips = 5_000
+    @Option(help: "Raw libzmq round trips for the back-to-back one-way figure.") var rawRoundTrips = 5_000
 
     static let hops = 5
+    /// How long everything is left idle before each tap, and before each message of
+    /// the raw path: a hop that wakes a sleeping process costs more than one between
+    /// two busy ones (on this 2-core VM, 30 µs against 75), and a person's taps come
+    /// to sleeping processes.
+    static let pause = Duration.milliseconds(2)
 
     func validate() throws {
         guard taps >= 10, warmup >= 0, rawRoundTrips >= 100 else {
@@ -42,11 +47,15 @@ struct LatencyBench: AsyncParsableCommand {
         print("latency benchmark: a tap on a leaf 3 processes down (compositor -> Root -> Middle -> Leaf -> compositor), "
             + "\(taps) taps after \(warmup) untimed; baseline raw libzmq REQ/REP over ipc between two processes")
         let raw = try await rawOneWay()
+        let dir = try RunDirectory.create(session: "bench-latency-path-\(getpid())")
+        defer { try? FileManager.default.removeItem(atPath: dir.path) }
+        let path = try RawRelayPath(run: dir, hops: Self.hops)
+        defer { path.close() }
         let session = try BenchSession("latency")
         var ok = false
         defer { if !ok { print("the benchmark failed; see the logs of the run directory") } }
         do {
-            let samples = try await measure(session)
+            let samples = try await measure(session, beside: path)
             await session.stop(keep: false)
             ok = true
             report(samples, raw: raw)
@@ -56,7 +65,7 @@ struct LatencyBench: AsyncParsableCommand {
         }
     }
 
-    /// One-way latency samples: half of each raw round trip.
+    /// Back-to-back one-way latency samples: half of each raw round trip.
     func rawOneWay() async throws -> [UInt64] {
         let dir = try RunDirectory.create(session: "bench-latency-raw-\(getpid())")
         defer { try? FileManager.default.removeItem(atPath: dir.path) }
@@ -69,7 +78,9 @@ struct LatencyBench: AsyncParsableCommand {
         return await requester.measure(rawRoundTrips).map { $0 / 2 }
     }
 
-    func measure(_ s: BenchSession) async throws -> (latency: [UInt64], raced: Int) {
+    /// The taps, each after one message over the raw path (the baseline): alternating,
+    /// so that whatever else the shared machine does weighs on both alike.
+    func measure(_ s: BenchSession, beside path: RawRelayPath) async throws -> (latency: [UInt64], raced: Int, path: [UInt64]) {
         try s.launch("trellis-compositor", ["--root", "Root", "--headless", "--size", "80x24"], label: "compositor")
         // Children first: each connects to its parent's endpoint as soon as it exists.
         try s.launch("trellis-app", ["--host", "Leaf", "--class", "TapLeaf", "--parent", "Middle",
@@ -84,14 +95,18 @@ struct LatencyBench: AsyncParsableCommand {
         let (x, y): (Int32, Int32) = (10, 2)
         guard let client = s.client else { throw BenchError("not connected") }
 
-        var latency: [UInt64] = []
+        var latency: [UInt64] = [], pathSamples: [UInt64] = []
         var raced = 0
         for k in 1...(warmup + taps) {
+            guard let sample = await path.measure(1, pause: Self.pause) else {
+                throw BenchError("the raw relay path lost a message")
+            }
+            if k > warmup { pathSamples += sample }
             // The wait is registered first and the tap sent a little later, so the compose
             // that shows the tap cannot come before the compositor waits for it; should it
             // all the same, the compositor says so ("-") and the sample is not counted.
             async let shown = BenchSession.awaitTexts(["[taps \(k)]"], on: client)
-            try await Task.sleep(for: .milliseconds(2))
+            try await Task.sleep(for: Self.pause)
             let t0 = MonotonicClock.nanoseconds()
             try await s.touch(.began, x: x, y: y)
             let composedAt = try await shown.composedAt
@@ -99,19 +114,22 @@ struct LatencyBench: AsyncParsableCommand {
             guard k > warmup else { continue }
             if let composedAt, composedAt > t0 { latency.append(composedAt - t0) } else { raced += 1 }
         }
-        return (latency, raced)
+        return (latency, raced, pathSamples)
     }
 
-    func report(_ result: (latency: [UInt64], raced: Int), raw: [UInt64]) {
-        let ours = Percentiles(result.latency), base = Percentiles(raw)
-        let sum = base.p50 * Double(Self.hops)
+    func report(_ result: (latency: [UInt64], raced: Int, path: [UInt64]), raw: [UInt64]) {
+        let ours = Percentiles(result.latency), path = Percentiles(result.path), hot = Percentiles(raw)
+        let backToBack = hot.p50 * Double(Self.hops)
         let us = { (ns: Double) in figure(ns / 1000, 1) }
         print("  tap -> leaf's frame composed: p50 \(us(ours.p50)) us, p99 \(us(ours.p99)) us, min \(us(ours.min)) us "
             + "(\(result.latency.count) taps\(result.raced > 0 ? ", \(result.raced) not counted: composed before the wait began" : ""))")
-        print("  raw libzmq ipc one-way: p50 \(us(base.p50)) us, p99 \(us(base.p99)) us (\(raw.count) round trips, halved); "
-            + "x \(Self.hops) hops = \(us(sum)) us")
+        print("  baseline, raw libzmq over the same \(Self.hops) hops through 4 processes, each message after the same "
+            + "pause: p50 \(us(path.p50)) us, p99 \(us(path.p99)) us (\(result.path.count) messages)")
+        print("  for reference, raw libzmq ipc one-way back to back: p50 \(us(hot.p50)) us, p99 \(us(hot.p99)) us "
+            + "(\(raw.count) round trips, halved); x \(Self.hops) hops = \(us(backToBack)) us")
         print("bench=latency levels=3 hops=\(Self.hops) p50_us=\(us(ours.p50)) p99_us=\(us(ours.p99)) "
-            + "raw_one_way_p50_us=\(us(base.p50)) raw_one_way_p99_us=\(us(base.p99)) baseline_us=\(us(sum)) "
-            + "ratio=\(figure(ours.p50 / sum, 2)) taps=\(result.latency.count)")
+            + "baseline_us=\(us(path.p50)) baseline_p99_us=\(us(path.p99)) ratio=\(figure(ours.p50 / path.p50, 2)) "
+            + "raw_one_way_p50_us=\(us(hot.p50)) raw_one_way_p99_us=\(us(hot.p99)) back_to_back_baseline_us=\(us(backToBack)) "
+            + "back_to_back_ratio=\(figure(ours.p50 / backToBack, 2)) taps=\(result.latency.count)")
     }
 }

@@ -10,7 +10,9 @@ struct TransportBenchPeer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transport-peer", abstract: "Helper process of 'trellis bench transport'.", shouldDisplay: false)
 
-    enum Mode: String, ExpressibleByArgument { case rawRep = "raw-rep", rawSink = "raw-sink", linkEcho = "link-echo", linkSink = "link-sink" }
+    enum Mode: String, ExpressibleByArgument {
+        case rawRep = "raw-rep", rawSink = "raw-sink", rawRelay = "raw-relay", linkEcho = "link-echo", linkSink = "link-sink"
+    }
 
     @Option var mode: Mode
     @Option var endpoint: String
@@ -18,11 +20,18 @@ struct TransportBenchPeer: AsyncParsableCommand {
     @Option var window = 500
     @Option var session: String?
     @Flag(inversion: .prefixedNo) var routingLog = true
+    /// raw-relay: where to pass each message on, and where to report the last hop's arrival.
+    @Option var next: String?
+    @Option var report: String?
+    @Option var hops = 5
 
     func run() async throws {
         switch mode {
         case .rawRep: await onDedicatedThread("raw-rep") { [endpoint] in Self.rawRep(endpoint) }
         case .rawSink: await onDedicatedThread("raw-sink") { [endpoint, children, window] in Self.rawSink(endpoint, children, window) }
+        case .rawRelay:
+            guard let next else { throw ValidationError("raw-relay needs --next") }
+            await onDedicatedThread("raw-relay") { [endpoint, report, hops] in Self.rawRelay(endpoint, next: next, report: report, hops: hops) }
         case .linkEcho, .linkSink: try await linkPeer()
         }
     }
@@ -42,6 +51,38 @@ struct TransportBenchPeer: AsyncParsableCommand {
             zmq_send(rep, &buf, Int(n), 0)
         }
         zmq_close(rep)
+    }
+
+    /// One process of `RawRelayPath`, until stdin closes: passes each message it pulls
+    /// on to `next`, its first byte counting the hops so far; the message that completes
+    /// hop `hops` is not passed on but answered on `report` with the CLOCK_MONOTONIC
+    /// time it arrived.
+    static func rawRelay(_ endpoint: String, next: String, report: String?, hops: Int) {
+        let context = ZMQContext.shared.rawHandle
+        let pull = zmq_socket(context, ZMQ_PULL)!, push = zmq_socket(context, ZMQ_PUSH)!
+        let reporter: UnsafeMutableRawPointer? = report.map { _ in zmq_socket(context, ZMQ_PUSH)! }
+        var zero: Int32 = 0
+        for s in [pull, push, reporter].compactMap({ $0 }) { zmq_setsockopt(s, ZMQ_LINGER, &zero, 4) }
+        zmq_bind(pull, endpoint)
+        zmq_connect(push, next)
+        if let reporter, let report { zmq_connect(reporter, report) }
+        ready()
+        var items = [zmq_pollitem_t(socket: pull, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
+                     zmq_pollitem_t(socket: nil, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)]
+        var buf = [UInt8](repeating: 0, count: 256)
+        while zmq_poll(&items, 2, -1) >= 0 && items[1].revents == 0 {
+            let n = Int(zmq_recv(pull, &buf, buf.count, ZMQ_DONTWAIT))
+            guard n > 0 else { continue }
+            let arrived = MonotonicClock.nanoseconds()
+            buf[0] &+= 1
+            if let reporter, Int(buf[0]) == hops {
+                var stamp = arrived
+                zmq_send(reporter, &stamp, 8, 0)
+            } else {
+                zmq_send(push, &buf, n, 0)
+            }
+        }
+        for s in [pull, push, reporter].compactMap({ $0 }) { zmq_close(s) }
     }
 
     /// `children` DEALERs that ack every `window` messages, until stdin closes.
