@@ -41,6 +41,19 @@ extension Surface {
         return [union]
     }
 
+    /// The rows written since the last call, as one range from the first to the last, or
+    /// nil when none were; forgets them. Written: a cell that changed, or was overwritten
+    /// and then drawn back as it was. For a surface composed into another (a window's
+    /// layers) rather than sent as frames: the composition redraws only these rows while
+    /// its layers stay where they were. Mixing it with `takeFrame` on one surface loses
+    /// damage for both.
+    public mutating func takeWrittenRows() -> Range<Int>? {
+        guard tracker.isPending else { return nil }
+        let rows = tracker.rowsWithSpans
+        tracker.clear()
+        return rows
+    }
+
     /// The damage since the last call as a frame numbered `number`, with the cells of each
     /// damaged rectangle, or nil when nothing changed. Clears the damage.
     public mutating func takeFrame(number: UInt32) -> FrameUpdate? {

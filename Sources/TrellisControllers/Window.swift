@@ -178,18 +178,90 @@ public final class Window {
     /// rather than into a new surface it would then copy over that one.
     public func compose(into screen: inout Surface) {
         precondition(screen.size == size, "composing a \(size) window into a \(screen.size) surface")
-        rootView.layoutIfNeeded()
+        Composition.compose(arrange(takingWrittenRows: false).layers, into: &screen)
+    }
+
+    /// The next frame a host sends of this window, numbered `number`: the cells that
+    /// changed since the last one, or nil when none did.
+    ///
+    /// The window composes into a screen it keeps, which holds what the last frame
+    /// showed. While every layer stays where it was (same surfaces, places, clips, order
+    /// and sizes), only the rows its layers' surfaces were written in since are composed
+    /// again — whole rows, so no clip edge cuts a wide character that a full composition
+    /// would draw whole; a label's change recomposes one row, not the window. Any other
+    /// change composes everything. Either way the screen ends up as `compose()` draws it.
+    public func takeFrame(number: UInt32) -> FrameUpdate? {
+        if framed.size != size {
+            // A receiver resizes its copy, and needs every cell of the new size.
+            framed = Surface(size: size)
+            framed.damageAll()
+            framedPlaces = nil
+        }
+        let arrangement = arrange(takingWrittenRows: true)
+        if arrangement.places == framedPlaces {
+            if let rows = arrangement.writtenRows {
+                framed.withState(origin: .zero, clip: Rect(x: 0, y: rows.lowerBound, width: size.width, height: rows.count)) {
+                    Composition.compose(arrangement.layers, into: &$0)
+                }
+            }
+        } else {
+            Composition.compose(arrangement.layers, into: &framed)
+            framedPlaces = arrangement.places
+        }
+        return framed.takeFrame(number: number)
+    }
+
+    /// What `takeFrame` composes into, and where each of its layers was then.
+    private var framed = Surface(size: .zero)
+    private var framedPlaces: [LayerPlace]?
+
+    /// The layers of one composition, and what a frame needs to know of them.
+    private struct Arrangement {
         var layers: [Layer] = []
+        var places: [LayerPlace] = []
+        /// The screen rows where layers' surfaces were written since they were last taken
+        /// (only when taken), clipped to where each layer shows.
+        var writtenRows: Range<Int>?
+
+        mutating func add(_ layer: Layer, owner: ObjectIdentifier?, writtenRows rows: Range<Int>?) {
+            layers.append(layer)
+            places.append(LayerPlace(owner: owner, frame: layer.frame, clip: layer.clip, size: layer.surface.size))
+            guard let rows else { return }
+            let shown = layer.clip.intersection(layer.frame)
+            let lower = max(layer.frame.minY + rows.lowerBound, shown.minY)
+            let upper = min(layer.frame.minY + rows.upperBound, shown.maxY)
+            guard lower < upper else { return }
+            writtenRows = writtenRows.map { min($0.lowerBound, lower)..<max($0.upperBound, upper) } ?? lower..<upper
+        }
+    }
+
+    /// A layer's surface (nil: the window's own), and where it went.
+    private struct LayerPlace: Equatable {
+        let owner: ObjectIdentifier?
+        let frame: Rect
+        let clip: Rect
+        let size: Size
+    }
+
+    /// Lays out, renders what changed and lists the layers, bottom first; logs placement
+    /// changes and notes where remote children go. `takingWrittenRows`: take each
+    /// surface's written rows (see `Surface.takeWrittenRows`), which only `takeFrame`,
+    /// whose screen is kept, may do.
+    private func arrange(takingWrittenRows: Bool) -> Arrangement {
+        rootView.layoutIfNeeded()
+        var arrangement = Arrangement()
         let top = renderIfNeeded(rootView, into: &own, drawn: &ownDrawn)
-        layers.append(Layer(surface: own, frame: Rect(origin: .zero, size: size), clip: Rect(origin: .zero, size: size), z: 0, visible: true))
+        let ownRows = takingWrittenRows ? own.takeWrittenRows() : nil
+        let whole = Rect(origin: .zero, size: size)
+        arrangement.add(Layer(surface: own, frame: whole, clip: whole, z: 0, visible: true), owner: nil, writtenRows: ownRows)
         var placed: [ControllerID: (String, Placement)] = [:]
         remote = []
-        collect(top, by: "window", offset: .zero, clip: Rect(origin: .zero, size: size), into: &layers, &placed)
+        collect(top, by: "window", offset: .zero, clip: whole, takingWrittenRows: takingWrittenRows, into: &arrangement, &placed)
         swap(&drawn, &drawnNext)
         drawnNext.removeAll(keepingCapacity: true)
-        Composition.compose(layers, into: &screen)
         logPlacementChanges(placed)
         remotePlacements = remote
+        return arrangement
     }
 
     /// The window's own layer, kept between compositions (as each controller keeps its
@@ -232,13 +304,13 @@ public final class Window {
 
     /// Redraws `child`'s own surface from its view tree if its domain changed; returns its
     /// children's viewports.
-    private func renderSurface(of child: ViewController) -> [ViewportPlacement] {
+    private func renderSurface(of child: ViewController, takingWrittenRows: Bool) -> (placements: [ViewportPlacement], writtenRows: Range<Int>?) {
         let key = ObjectIdentifier(child)
         let view = child.view
         var generation = drawn[key].flatMap { $0.controller === child && $0.view === view ? $0.generation : nil }
         let placements = renderIfNeeded(view, into: &child.surface, drawn: &generation)
         drawnNext[key] = DrawnSurface(controller: child, view: view, generation: generation!)
-        return placements
+        return (placements, takingWrittenRows ? child.surface.takeWrittenRows() : nil)
     }
 
     /// After `compose()`: where the surfaces of children in other processes go, in this
@@ -247,25 +319,29 @@ public final class Window {
     private var remote: [Placement] = []
 
     private func collect(
-        _ placements: [ViewportPlacement], by container: String, offset: Point, clip: Rect,
-        into layers: inout [Layer], _ placed: inout [ControllerID: (String, Placement)]
+        _ placements: [ViewportPlacement], by container: String, offset: Point, clip: Rect, takingWrittenRows: Bool,
+        into arrangement: inout Arrangement, _ placed: inout [ControllerID: (String, Placement)]
     ) {
         for p in placements {
             guard let child = p.view.owner as? ViewController else { continue }
             let shown = animator.presentationFrame(of: p.view)
             let frame = p.frame.offsetBy(dx: offset.x + shown.minX - p.view.frame.minX, dy: offset.y + shown.minY - p.view.frame.minY)
             let layerClip = p.clip.offsetBy(dx: offset.x, dy: offset.y).intersection(clip)
-            let placements = renderSurface(of: child)
-            layers.append(Layer(surface: child.surface, frame: frame, clip: layerClip, z: layers.count, visible: true))
+            let (placements, rows) = renderSurface(of: child, takingWrittenRows: takingWrittenRows)
+            arrangement.add(
+                Layer(surface: child.surface, frame: frame, clip: layerClip, z: arrangement.layers.count, visible: true),
+                owner: ObjectIdentifier(child), writtenRows: rows)
             placed[child.id] = (container, Placement(
                 surface: child.id, frame: CellRect(p.frame), z: Int32(p.z), clip: CellRect(p.clip), visible: true))
             if child is RemoteController {
                 // Its content is another process's surface: the compositor places it there,
                 // in this window's coordinates, above what this process drew.
                 remote.append(Placement(
-                    surface: child.id, frame: CellRect(frame), z: Int32(layers.count), clip: CellRect(layerClip), visible: true))
+                    surface: child.id, frame: CellRect(frame), z: Int32(arrangement.layers.count), clip: CellRect(layerClip), visible: true))
             }
-            collect(placements, by: child.id.rawValue, offset: frame.origin, clip: layerClip, into: &layers, &placed)
+            collect(
+                placements, by: child.id.rawValue, offset: frame.origin, clip: layerClip, takingWrittenRows: takingWrittenRows,
+                into: &arrangement, &placed)
         }
     }
 
@@ -275,6 +351,10 @@ public final class Window {
     private func logPlacementChanges(_ placed: [ControllerID: (String, Placement)]) {
         defer { lastPlacements = placed }
         guard log.isEnabled || observer != nil else { return }
+        // Every frame comes here, and placements seldom change: sorted (for a stable log)
+        // only when one did.
+        guard placed.count != lastPlacements.count || placed.contains(where: { lastPlacements[$0.key]?.1 != $0.value.1 })
+        else { return }
         for (id, (container, p)) in placed.sorted(by: { $0.key < $1.key }) where lastPlacements[id]?.1 != p {
             route(kind: "placement", from: container, to: id, outcome: .sent, reason: nil, detail: Message.placement(p).summary)
         }

@@ -16,7 +16,6 @@ import TrellisWire
 final class FramePublisher {
     private let link: Link
     private let window: Window
-    private var sent = Surface(size: .zero)
     private var number: UInt32 = 0
     private var placements: [ControllerID: Placement] = [:]
     private var scheduled = false
@@ -55,13 +54,8 @@ final class FramePublisher {
         window.tick()
         let size = window.size
         guard size.width > 0, size.height > 0 else { return }
-        if sent.size != size {
-            sent = Surface(size: size)
-            sent.damageAll()
-        }
-        window.compose(into: &sent)
         var messages: [Message] = []
-        if let frame = sent.takeFrame(number: number &+ 1) {
+        if let frame = window.takeFrame(number: number &+ 1) {
             number &+= 1
             messages.append(.frame(frame))
         }

@@ -1,0 +1,84 @@
+import Testing
+import TrellisCanvas
+import TrellisControllers
+import TrellisViews
+import TrellisWire
+
+// A host sends `Window.takeFrame`: only the rows its layers were written in are composed
+// again while no layer moved. Whatever happens to the tree, the frames, applied in order
+// to the compositor's copy, must show exactly what a full composition draws.
+
+@MainActor
+@Suite struct WindowFrameTests {
+    /// Applies every frame to a receiver's copy, as the compositor does.
+    @MainActor
+    struct Receiver {
+        var copy = Surface(size: .zero)
+        mutating func take(_ window: Window, _ n: inout UInt32) throws {
+            n &+= 1
+            guard let frame = window.takeFrame(number: n) else { return }
+            let size = Size(width: Int(frame.width), height: Int(frame.height))
+            if copy.size != size { copy.resize(to: size) }
+            try copy.apply(frame)
+        }
+    }
+
+    @Test("a label change recomposes its row, and the receiver's copy matches a full composition")
+    func aLabelChangeSendsOnlyItsRow() throws {
+        let scene = RedrawTests.Scene()
+        var receiver = Receiver(), n: UInt32 = 0
+        try receiver.take(scene.window, &n)
+        #expect(shown(receiver.copy) == shown(scene.window.compose()))
+        scene.labels[2].text = "changed"
+        let frame = try #require(scene.window.takeFrame(number: 2))
+        #expect(frame.damage.map(\.rect.y) == [2])
+        try receiver.copy.apply(frame)
+        #expect(shown(receiver.copy) == "level 0\n  level 1\n    changed")
+        #expect(scene.window.takeFrame(number: 3) == nil)
+    }
+
+    @Test("3,000 random changes: every frame leaves the receiver as a full composition draws it")
+    func randomChangesKeepTheReceiverExact() throws {
+        var rng = SplitMix(seed: 0x7E11_15)
+        let texts = ["", "a", "level", "wide 階層", "日本語テキスト", "x y z", "[taps 12]", "ｦ"]
+        let colors: [CellColor?] = [nil, .indexed(1), .indexed(4), .indexed(200)]
+        for _ in 0..<30 {
+            let scene = RedrawTests.Scene()
+            var receiver = Receiver(), n: UInt32 = 0
+            try receiver.take(scene.window, &n)
+            for step in 0..<100 {
+                let level = Int(rng.next() % 3)
+                switch rng.next() % 8 {
+                case 0, 1, 2: scene.labels[level].text = texts[Int(rng.next() % UInt64(texts.count))]
+                case 3: scene.labels[level].frame.origin = Point(x: Int(rng.next() % 6), y: Int(rng.next() % 4))
+                case 4 where level > 0:
+                    scene.controllers[level].view.frame.origin = Point(x: Int(rng.next() % 5), y: Int(rng.next() % 3))
+                case 5 where level > 0: scene.controllers[level].view.isHidden.toggle()
+                case 6: scene.views[level].backgroundColor = colors[Int(rng.next() % UInt64(colors.count))]
+                case 7 where rng.next() % 4 == 0:
+                    scene.window.resize(to: Size(width: 20 + Int(rng.next() % 20), height: 5 + Int(rng.next() % 6)))
+                default: break
+                }
+                try receiver.take(scene.window, &n)
+                let full = scene.window.compose()
+                // Compared as a Bool: a failing Surface comparison would print every cell.
+                let same = receiver.copy == full
+                #expect(same, "after step \(step), the receiver shows\n\(shown(receiver.copy))\ninstead of\n\(shown(full))")
+                if !same { return }
+            }
+        }
+    }
+}
+
+/// A small deterministic generator, so a failure replays.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
