@@ -278,7 +278,14 @@ open class View: Responder {
     /// The size the view's content wants, if any (labels, buttons). Constraints treat
     /// it as UIKit does: hugging and compression resistance at 250 and 750.
     open var intrinsicContentSize: Size? { nil }
-    public func invalidateIntrinsicContentSize() { invalidateLayoutEngine() }
+    /// Tells Auto Layout the content size changed. Only a view some constraint has used
+    /// (it has solver variables) matters to it, as in UIKit: a label placed by its frame
+    /// changes its text without the domain's constraints being solved again. A constraint
+    /// added later that uses the view solves them anyway.
+    public func invalidateIntrinsicContentSize() {
+        guard layoutVariables != nil else { return }
+        invalidateLayoutEngine()
+    }
 
     public func setNeedsLayout() {
         needsLayout = true
