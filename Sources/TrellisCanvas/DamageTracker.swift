@@ -43,13 +43,6 @@ struct DamageTracker: Sendable {
         }
     }
 
-    /// From the first row with a span to the last, or nil when no row has one.
-    var rowsWithSpans: Range<Int>? {
-        guard let first = rows.firstIndex(where: { !$0.isEmpty }), let last = rows.lastIndex(where: { !$0.isEmpty })
-        else { return nil }
-        return first..<(last + 1)
-    }
-
     mutating func clear() {
         isPending = false
         isForced = false

@@ -41,17 +41,32 @@ extension Surface {
         return [union]
     }
 
-    /// The rows written since the last call, as one range from the first to the last, or
-    /// nil when none were; forgets them. Written: a cell that changed, or was overwritten
-    /// and then drawn back as it was. For a surface composed into another (a window's
-    /// layers) rather than sent as frames: the composition redraws only these rows while
-    /// its layers stay where they were. Mixing it with `takeFrame` on one surface loses
-    /// damage for both.
-    public mutating func takeWrittenRows() -> Range<Int>? {
+    /// The rows with a cell that differs from what the last call (or the last frame)
+    /// saw, as one range from the first to the last, or nil when none does; then saw them.
+    /// For a surface composed into another (a window's layers) rather than sent as
+    /// frames: the composition redraws only these rows while its layers stay where they
+    /// were. Only cells written since are compared, so a view cleared and drawn again as
+    /// it was — a border under a changed label — costs a compare, not a row.
+    public mutating func takeChangedRows() -> Range<Int>? {
         guard tracker.isPending else { return nil }
-        let rows = tracker.rowsWithSpans
+        var first = -1
+        var last = -1
+        for y in tracker.rows.indices where !tracker.rows[y].isEmpty {
+            let rowStart = y * size.width
+            var changed = tracker.isForced
+            for span in tracker.rows[y] {
+                for x in span where cells[rowStart + x] != sentCells[rowStart + x] {
+                    sentCells[rowStart + x] = cells[rowStart + x]
+                    changed = true
+                }
+            }
+            if changed {
+                if first < 0 { first = y }
+                last = y
+            }
+        }
         tracker.clear()
-        return rows
+        return first < 0 ? nil : first..<(last + 1)
     }
 
     /// The damage since the last call as a frame numbered `number`, with the cells of each

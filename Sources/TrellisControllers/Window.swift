@@ -178,7 +178,7 @@ public final class Window {
     /// rather than into a new surface it would then copy over that one.
     public func compose(into screen: inout Surface) {
         precondition(screen.size == size, "composing a \(size) window into a \(screen.size) surface")
-        Composition.compose(arrange(takingWrittenRows: false).layers, into: &screen)
+        Composition.compose(arrange(takingChangedRows: false).layers, into: &screen)
     }
 
     /// The next frame a host sends of this window, numbered `number`: the cells that
@@ -186,20 +186,28 @@ public final class Window {
     ///
     /// The window composes into a screen it keeps, which holds what the last frame
     /// showed. While every layer stays where it was (same surfaces, places, clips, order
-    /// and sizes), only the rows its layers' surfaces were written in since are composed
+    /// and sizes), only the rows where its layers' surfaces changed since are composed
     /// again — whole rows, so no clip edge cuts a wide character that a full composition
     /// would draw whole; a label's change recomposes one row, not the window. Any other
     /// change composes everything. Either way the screen ends up as `compose()` draws it.
     public func takeFrame(number: UInt32) -> FrameUpdate? {
+        // Nothing asked for layout or display since the last frame was composed (a
+        // container's host answering a touch it only passed on): nothing to compose.
+        if framed.size == size, framedPlaces != nil, framedAt == View.changes, !animating, !animator.isAnimating {
+            return nil
+        }
+        // Read before composing: a view that asks again while being drawn is composed again.
+        framedAt = View.changes
+        animating = animator.isAnimating
         if framed.size != size {
             // A receiver resizes its copy, and needs every cell of the new size.
             framed = Surface(size: size)
             framed.damageAll()
             framedPlaces = nil
         }
-        let arrangement = arrange(takingWrittenRows: true)
+        let arrangement = arrange(takingChangedRows: true)
         if arrangement.places == framedPlaces {
-            if let rows = arrangement.writtenRows {
+            if let rows = arrangement.changedRows {
                 framed.withState(origin: .zero, clip: Rect(x: 0, y: rows.lowerBound, width: size.width, height: rows.count)) {
                     Composition.compose(arrangement.layers, into: &$0)
                 }
@@ -214,16 +222,19 @@ public final class Window {
     /// What `takeFrame` composes into, and where each of its layers was then.
     private var framed = Surface(size: .zero)
     private var framedPlaces: [LayerPlace]?
+    /// `View.changes` when the last frame was composed, and whether an animation ran then.
+    private var framedAt: UInt64 = 0
+    private var animating = false
 
     /// The layers of one composition, and what a frame needs to know of them.
     private struct Arrangement {
         var layers: [Layer] = []
         var places: [LayerPlace] = []
-        /// The screen rows where layers' surfaces were written since they were last taken
+        /// The screen rows where layers' surfaces changed since they were last taken
         /// (only when taken), clipped to where each layer shows.
-        var writtenRows: Range<Int>?
+        var changedRows: Range<Int>?
 
-        mutating func add(_ layer: Layer, owner: ObjectIdentifier?, writtenRows rows: Range<Int>?) {
+        mutating func add(_ layer: Layer, owner: ObjectIdentifier?, changedRows rows: Range<Int>?) {
             layers.append(layer)
             places.append(LayerPlace(owner: owner, frame: layer.frame, clip: layer.clip, size: layer.surface.size))
             guard let rows else { return }
@@ -231,7 +242,7 @@ public final class Window {
             let lower = max(layer.frame.minY + rows.lowerBound, shown.minY)
             let upper = min(layer.frame.minY + rows.upperBound, shown.maxY)
             guard lower < upper else { return }
-            writtenRows = writtenRows.map { min($0.lowerBound, lower)..<max($0.upperBound, upper) } ?? lower..<upper
+            changedRows = changedRows.map { min($0.lowerBound, lower)..<max($0.upperBound, upper) } ?? lower..<upper
         }
     }
 
@@ -244,19 +255,19 @@ public final class Window {
     }
 
     /// Lays out, renders what changed and lists the layers, bottom first; logs placement
-    /// changes and notes where remote children go. `takingWrittenRows`: take each
-    /// surface's written rows (see `Surface.takeWrittenRows`), which only `takeFrame`,
+    /// changes and notes where remote children go. `takingChangedRows`: take each
+    /// surface's changed rows (see `Surface.takeChangedRows`), which only `takeFrame`,
     /// whose screen is kept, may do.
-    private func arrange(takingWrittenRows: Bool) -> Arrangement {
+    private func arrange(takingChangedRows: Bool) -> Arrangement {
         rootView.layoutIfNeeded()
         var arrangement = Arrangement()
         let top = renderIfNeeded(rootView, into: &own, drawn: &ownDrawn)
-        let ownRows = takingWrittenRows ? own.takeWrittenRows() : nil
+        let ownRows = takingChangedRows ? own.takeChangedRows() : nil
         let whole = Rect(origin: .zero, size: size)
-        arrangement.add(Layer(surface: own, frame: whole, clip: whole, z: 0, visible: true), owner: nil, writtenRows: ownRows)
+        arrangement.add(Layer(surface: own, frame: whole, clip: whole, z: 0, visible: true), owner: nil, changedRows: ownRows)
         var placed: [ControllerID: (String, Placement)] = [:]
         remote = []
-        collect(top, by: "window", offset: .zero, clip: whole, takingWrittenRows: takingWrittenRows, into: &arrangement, &placed)
+        collect(top, by: "window", offset: .zero, clip: whole, takingChangedRows: takingChangedRows, into: &arrangement, &placed)
         swap(&drawn, &drawnNext)
         drawnNext.removeAll(keepingCapacity: true)
         logPlacementChanges(placed)
@@ -304,13 +315,13 @@ public final class Window {
 
     /// Redraws `child`'s own surface from its view tree if its domain changed; returns its
     /// children's viewports.
-    private func renderSurface(of child: ViewController, takingWrittenRows: Bool) -> (placements: [ViewportPlacement], writtenRows: Range<Int>?) {
+    private func renderSurface(of child: ViewController, takingChangedRows: Bool) -> (placements: [ViewportPlacement], changedRows: Range<Int>?) {
         let key = ObjectIdentifier(child)
         let view = child.view
         var generation = drawn[key].flatMap { $0.controller === child && $0.view === view ? $0.generation : nil }
         let placements = renderIfNeeded(view, into: &child.surface, drawn: &generation)
         drawnNext[key] = DrawnSurface(controller: child, view: view, generation: generation!)
-        return (placements, takingWrittenRows ? child.surface.takeWrittenRows() : nil)
+        return (placements, takingChangedRows ? child.surface.takeChangedRows() : nil)
     }
 
     /// After `compose()`: where the surfaces of children in other processes go, in this
@@ -319,7 +330,7 @@ public final class Window {
     private var remote: [Placement] = []
 
     private func collect(
-        _ placements: [ViewportPlacement], by container: String, offset: Point, clip: Rect, takingWrittenRows: Bool,
+        _ placements: [ViewportPlacement], by container: String, offset: Point, clip: Rect, takingChangedRows: Bool,
         into arrangement: inout Arrangement, _ placed: inout [ControllerID: (String, Placement)]
     ) {
         for p in placements {
@@ -327,10 +338,10 @@ public final class Window {
             let shown = animator.presentationFrame(of: p.view)
             let frame = p.frame.offsetBy(dx: offset.x + shown.minX - p.view.frame.minX, dy: offset.y + shown.minY - p.view.frame.minY)
             let layerClip = p.clip.offsetBy(dx: offset.x, dy: offset.y).intersection(clip)
-            let (placements, rows) = renderSurface(of: child, takingWrittenRows: takingWrittenRows)
+            let (placements, rows) = renderSurface(of: child, takingChangedRows: takingChangedRows)
             arrangement.add(
                 Layer(surface: child.surface, frame: frame, clip: layerClip, z: arrangement.layers.count, visible: true),
-                owner: ObjectIdentifier(child), writtenRows: rows)
+                owner: ObjectIdentifier(child), changedRows: rows)
             placed[child.id] = (container, Placement(
                 surface: child.id, frame: CellRect(p.frame), z: Int32(p.z), clip: CellRect(p.clip), visible: true))
             if child is RemoteController {
@@ -340,7 +351,7 @@ public final class Window {
                     surface: child.id, frame: CellRect(frame), z: Int32(arrangement.layers.count), clip: CellRect(layerClip), visible: true))
             }
             collect(
-                placements, by: child.id.rawValue, offset: frame.origin, clip: layerClip, takingWrittenRows: takingWrittenRows,
+                placements, by: child.id.rawValue, offset: frame.origin, clip: layerClip, takingChangedRows: takingChangedRows,
                 into: &arrangement, &placed)
         }
     }

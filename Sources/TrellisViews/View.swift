@@ -287,7 +287,13 @@ open class View: Responder {
         invalidateLayoutEngine()
     }
 
+    /// A count, for the whole process, that moves whenever any view asks for layout or
+    /// display: every change to what a view tree shows does one or the other. A window
+    /// that composed at one count has nothing new to compose while it stays there.
+    public private(set) static var changes: UInt64 = 0
+
     public func setNeedsLayout() {
+        View.changes &+= 1
         needsLayout = true
         // The pass starts at a layout root; an ancestor that does not need layout itself
         // still walks down to the views that do.
@@ -346,6 +352,7 @@ open class View: Responder {
 
     public private(set) var needsDisplay = true
     public func setNeedsDisplay() {
+        View.changes &+= 1
         needsDisplay = true
         let root = layoutRoot
         root.subtreeNeedsDisplay = true

@@ -13,6 +13,25 @@ struct DamageTests {
         #expect(filled.damage == [filled.bounds])
     }
 
+    @Test("changed rows: a bordered view cleared and redrawn with one new word changes one row")
+    func changedRows() {
+        func draw(_ word: String, into s: inout Surface) {
+            s.fill(s.bounds, with: .plain)
+            s.drawBorder(s.bounds, style: .single, colors: .plain)
+            s.put(word, at: Point(x: 2, y: 3), style: .plain)
+        }
+        var s = Surface(size: Size(width: 12, height: 6))
+        draw("one", into: &s)
+        #expect(s.takeChangedRows() == 0..<6)
+        draw("one", into: &s)
+        #expect(s.takeChangedRows() == nil)
+        draw("two", into: &s)
+        #expect(s.takeChangedRows() == 3..<4)
+        #expect(s.takeChangedRows() == nil)
+        s.resize(to: Size(width: 12, height: 4))
+        #expect(s.takeChangedRows() == 0..<4)
+    }
+
     @Test("changing one cell damages exactly that cell")
     func oneCell() throws {
         var s = Surface(size: Size(width: 10, height: 5))
