@@ -7,20 +7,23 @@ import TrellisWire
 
 /// `trellis bench render`: the per-frame drawing costs a host and the compositor pay for
 /// a small change, each timed alone on one thread: a window of three nested controllers
-/// composing itself after one label changed, 16 layers composed on a big screen, and a
-/// screen read back as text (the headless compositor's `await-text` check).
+/// making its next frame after one label changed — beside the same window composed whole
+/// for each frame, its baseline — 16 layers composed on a big screen, and a screen read
+/// back as text (the headless compositor's `await-text` check).
 ///
-/// No baseline runs beside it: these are the figures a change to the canvas is judged by,
-/// before and after, on the same machine.
+/// Only the window has a baseline in the same run; the other figures are what a change
+/// to the canvas is judged by, before and after, on the same machine.
 struct RenderBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Time Window.compose for a one-label change, Composition.compose of 16 layers, and Surface.text.",
+        abstract: "Time a window's frame after a one-label change (vs composing it whole), 16 layers composed, Surface.text.",
         discussion: """
             window: an 80x24 Window holding a root controller, its child and its grandchild, \
             each a bordered, coloured view with labels; per frame the grandchild's 20-cell \
-            label flips between two texts and the window composes into the host's screen surface \
-            (compose(into:) is timed; the frame taken after it is not). layers: 16 surfaces (a 200x60 root and 15 50x15 \
+            label flips between two texts and the window makes its next frame: Window.takeFrame, \
+            what a host sends, which recomposes only the rows written since the last frame; the \
+            baseline, in the same run on a second such window, composes the whole window with \
+            compose(into:) and takes the frame from that screen. layers: 16 surfaces (a 200x60 root and 15 50x15 \
             tiles), every cell a coloured character, composed into one 200x60 screen; \
             'same' composes the same layers again (nothing changes), 'flip' alternates two \
             layer sets that differ in every cell (the compose is timed, the frame taken after it not). text: Surface.text of an 80x24 screen of \
@@ -42,7 +45,7 @@ struct RenderBench: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let window = RenderWindowWorkload()
+        let window = RenderWindowWorkload(), wholeWindow = RenderWindowWorkload()
         let layers = RenderLayersWorkload()
         let text = RenderTextWorkload()
         // One short warm-up round, then the measured ones; the best round counts (the one
@@ -51,7 +54,8 @@ struct RenderBench: AsyncParsableCommand {
         for round in 0...rounds {
             let scale = round == 0 ? 10 : 1
             let figures: [(String, Double)] = [
-                ("window_compose_us", window.measure(frames: max(1, windowFrames / scale))),
+                ("window_frame_us", window.measure(frames: max(1, windowFrames / scale), whole: false)),
+                ("window_whole_us", wholeWindow.measure(frames: max(1, windowFrames / scale), whole: true)),
                 ("layers_same_us", layers.measure(frames: max(2, layerFrames / scale), flip: false)),
                 ("layers_flip_us", layers.measure(frames: max(2, layerFrames / scale), flip: true)),
                 ("text_us", text.measure(reads: max(1, textReads / scale))),
@@ -60,12 +64,17 @@ struct RenderBench: AsyncParsableCommand {
             for (key, value) in figures { best[key] = min(best[key] ?? .infinity, value) }
         }
         print("render benchmark: thread CPU microseconds per operation, best of \(rounds) rounds")
-        print("  Window.compose(into:) 80x24, 3 nested controllers, one 20-cell label changed: \(figure(best["window_compose_us"]!, 2))")
+        let windowRatio = best["window_frame_us"]! / best["window_whole_us"]!
+        print("  a window's frame, 80x24, 3 nested controllers, one 20-cell label changed:")
+        print("    Window.takeFrame:                                                        \(figure(best["window_frame_us"]!, 2))")
+        print("    baseline, compose(into:) the whole window, then take the frame:          \(figure(best["window_whole_us"]!, 2))"
+            + "   ratio \(figure(windowRatio, 3))")
         print("  Composition.compose 16 layers on 200x60, nothing changed:                  \(figure(best["layers_same_us"]!, 2))")
         print("  Composition.compose 16 layers on 200x60, every cell changed:               \(figure(best["layers_flip_us"]!, 2))")
         print("  Surface.text 80x24:                                                        \(figure(best["text_us"]!, 2))")
-        print("bench=render " + ["window_compose_us", "layers_same_us", "layers_flip_us", "text_us"]
-            .map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " "))
+        print("bench=render " + ["window_frame_us", "window_whole_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " ")
+            + " ratio=\(figure(windowRatio, 3)) "
+            + ["layers_same_us", "layers_flip_us", "text_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " "))
     }
 }
 
@@ -138,15 +147,26 @@ private final class RenderWindowWorkload {
         _ = screen.takeFrame(number: 0)
     }
 
-    func measure(frames: Int) -> Double {
+    /// Thread CPU µs per frame: `Window.takeFrame`, or (`whole`) the whole window
+    /// composed into a kept screen and the frame taken from that.
+    func measure(frames: Int, whole: Bool) -> Double {
         let leaf = levels[levels.count - 1]
         var sent = 0
         var total: UInt64 = 0
         for _ in 0..<frames {
             flips += 1
             leaf.label.text = Self.texts[flips % 2]
-            total += cpuNanoseconds { window.compose(into: &screen) }
-            if let frame = screen.takeFrame(number: UInt32(truncatingIfNeeded: flips)) { sent += frame.damage.count }
+            let number = UInt32(truncatingIfNeeded: flips)
+            var frame: FrameUpdate?
+            total += cpuNanoseconds {
+                if whole {
+                    window.compose(into: &screen)
+                    frame = screen.takeFrame(number: number)
+                } else {
+                    frame = window.takeFrame(number: number)
+                }
+            }
+            sent += frame?.damage.count ?? 0
         }
         precondition(sent >= frames, "a label change produced no damage")
         return Double(total) / 1e3 / Double(frames)
