@@ -142,7 +142,9 @@ struct HostCommand: ParsableCommand {
     }
 }
 
-/// Flushes the log and exits on SIGTERM/SIGINT.
+/// Flushes the log and exits on SIGTERM/SIGINT — off the main thread, which may be
+/// waiting for a child (docs/PROCESSES.md): nothing here needs it, and the rest of the
+/// process (the links, the controllers) has nothing that must outlive it cleanly.
 @MainActor
 enum Lifetime {
     static var host: ChildHost?
@@ -150,7 +152,7 @@ enum Lifetime {
 
     static func keep(_ host: ChildHost, log: RoutingLog) {
         self.host = host
-        SignalEvents.on([SIGTERM, SIGINT]) {
+        SignalEvents.onOwnQueue([SIGTERM, SIGINT]) {
             log.flush()
             log.close()
             exit(0)

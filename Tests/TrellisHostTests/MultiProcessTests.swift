@@ -127,6 +127,35 @@ import TrellisWire
         await s.stop()
     }
 
+    /// A host whose child never connects waits for it during bring-up, on its main
+    /// thread, a bounded wait at a time — and the waits chain. SIGTERM must end it at once
+    /// all the same: a supervisor stopping a session gives each process a few seconds.
+    @Test(.timeLimit(.minutes(1)))
+    func sigtermEndsAHostAtOnceWhileItWaitsForAChild() async throws {
+        let s = try Session()
+        do {
+            try s.launch("trellis-compositor", ["--root", "Container", "--headless", "--size", "40x12"])
+            let host = try s.launch("trellis-app", [
+                "--host", "Container", "--class", "ParityContainer", "--parent", "compositor",
+                "--endpoint", try s.endpoint("compositor"), "--remote-child", "ParityChild",
+            ])
+            // Its bring-up reaches the child, which is never started, within a second; each
+            // wait for it lasts 2 s.
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(host.isRunning)
+            let sent = ContinuousClock.now
+            host.terminate()
+            host.waitUntilExit()
+            let took = ContinuousClock.now - sent
+            #expect(took < .milliseconds(500), "the host took \(took) to end after SIGTERM")
+            #expect(host.terminationReason == .exit && host.terminationStatus == 0)
+        } catch {
+            await s.stop()
+            throw error
+        }
+        await s.stop()
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aTreeOfThreeProcessesComposesAndAnswersInput() async throws {
         let s = try Session()
