@@ -308,7 +308,7 @@ public final class Window {
         if drawn == generation, surface.size == root.bounds.size {
             return ViewRenderer.placements(of: root)
         }
-        let placements = ViewRenderer.render(root, into: &surface)
+        let placements = ViewRenderer.render(root, into: &surface, drawnAt: drawn)
         drawn = generation
         return placements
     }

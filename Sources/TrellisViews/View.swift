@@ -44,7 +44,7 @@ open class View: Responder {
                 // still re-solve what is inside.
                 layoutEngine.invalidate()
             }
-            setNeedsDisplay()
+            setNeedsDisplayEverywhere()
         }
     }
 
@@ -55,7 +55,7 @@ open class View: Responder {
         set {
             boundsOrigin = newValue.origin
             frame.size = newValue.size
-            setNeedsDisplay()
+            setNeedsDisplayEverywhere()
         }
     }
 
@@ -78,8 +78,8 @@ open class View: Responder {
         // view's subtree leaves one and joins the other, and both draw differently.
         didSet {
             if owner !== oldValue {
-                setNeedsDisplay()
-                superview?.setNeedsDisplay()
+                setNeedsDisplayEverywhere()
+                superview?.setNeedsDisplayEverywhere()
             }
         }
     }
@@ -117,7 +117,7 @@ open class View: Responder {
         // descends only into subtrees marked as needing it.
         if view.needsLayout || view.subtreeNeedsLayout { subtreeNeedsLayout = true }
         invalidateLayoutEngine()
-        setNeedsDisplay()
+        setNeedsDisplayEverywhere()
     }
 
     public func bringSubviewToFront(_ view: View) {
@@ -134,7 +134,7 @@ open class View: Responder {
 
     private func removeFromSuperview(notifying: Bool) {
         guard let parent = superview else { return }
-        parent.setNeedsDisplay()
+        parent.setNeedsDisplayEverywhere()
         parent.invalidateLayoutEngine()
         LayoutConstraint.deactivateConstraints(crossing: self)
         parent.subviews.removeAll { $0 === self }
@@ -181,11 +181,13 @@ open class View: Responder {
 
     // MARK: Appearance
 
-    public var isHidden = false { didSet { if isHidden != oldValue { setNeedsDisplay(); superview?.setNeedsDisplay() } } }
+    public var isHidden = false {
+        didSet { if isHidden != oldValue { setNeedsDisplayEverywhere(); superview?.setNeedsDisplayEverywhere() } }
+    }
     public var isUserInteractionEnabled = true
     /// When true, subviews are drawn and hit only inside this view's bounds.
     /// Hit-testing never reaches outside a view's bounds either way (UIKit's rule).
-    public var clipsToBounds = false { didSet { setNeedsDisplay() } }
+    public var clipsToBounds = false { didSet { setNeedsDisplayEverywhere() } }
     /// `nil` leaves what is behind the view visible.
     public var backgroundColor: CellColor? { didSet { setNeedsDisplay() } }
     public var foregroundColor: CellColor = .default { didSet { setNeedsDisplay() } }
@@ -351,13 +353,61 @@ open class View: Responder {
     // MARK: Drawing
 
     public private(set) var needsDisplay = true
-    public func setNeedsDisplay() {
+
+    /// Asks for this view to be drawn again: its content changed, not where it is. Its
+    /// domain's renderer may then redraw only the rows it and its subviews cover.
+    public func setNeedsDisplay() { markNeedsDisplay(everywhere: false) }
+
+    /// For a change of where things are — a frame, bounds, visibility, clipping, the
+    /// tree itself: what was drawn where this view no longer is must go too, so the
+    /// whole domain is drawn again.
+    func setNeedsDisplayEverywhere() { markNeedsDisplay(everywhere: true) }
+
+    private func markNeedsDisplay(everywhere: Bool) {
         View.changes &+= 1
         needsDisplay = true
         let root = layoutRoot
         root.subtreeNeedsDisplay = true
         root.displayGeneration &+= 1
+        guard !root.redrawAll else { return }
+        if everywhere {
+            root.redrawAll = true
+            root.redrawRows = nil
+        } else {
+            let rows = rowsDrawn(in: root)
+            root.redrawRows = root.redrawRows.map { min($0.lowerBound, rows.lowerBound)..<max($0.upperBound, rows.upperBound) } ?? rows
+        }
     }
+
+    /// The rows of `root`'s surface this view and its subviews can draw on (other
+    /// controllers' views excluded: they have surfaces of their own), clipping aside.
+    private func rowsDrawn(in root: View) -> Range<Int> {
+        // A view's origin in the surface's rows is its superview's plus frame.minY - bounds.minY;
+        // the root's is -bounds.minY, so its own rows start at 0.
+        var origin = -root.bounds.minY
+        var v = self
+        while v !== root, let s = v.superview {
+            origin += v.frame.minY - v.bounds.minY
+            v = s
+        }
+        func rows(of view: View, origin: Int) -> Range<Int> {
+            let top = origin + view.bounds.minY
+            var lower = top, upper = top + view.bounds.height
+            for sub in view.subviews where sub.owner == nil {
+                let r = rows(of: sub, origin: origin + sub.frame.minY - sub.bounds.minY)
+                lower = min(lower, r.lowerBound)
+                upper = max(upper, r.upperBound)
+            }
+            return lower..<max(lower, upper)
+        }
+        return rows(of: self, origin: origin)
+    }
+
+    /// On a layout root: since the tracked render at `redrawBase` (a `displayGeneration`),
+    /// whether everything must be drawn again, else the rows that must (nil: none).
+    var redrawBase: UInt64?
+    var redrawAll = true
+    var redrawRows: Range<Int>?
     /// Set on a layout root when anything in its domain changed since it last rendered.
     public internal(set) var subtreeNeedsDisplay = true
     /// On a layout root, a count that moves whenever anything in its domain asks to be

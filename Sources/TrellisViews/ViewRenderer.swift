@@ -28,13 +28,38 @@ public enum ViewRenderer {
     /// placed: a hidden viewport is simply absent.
     @discardableResult
     public static func render(_ root: View, into surface: inout Surface) -> [ViewportPlacement] {
+        render(root, into: &surface, rows: nil)
+    }
+
+    /// `render(_:into:)` for a surface kept between frames, which holds `root`'s domain as
+    /// drawn at `drawnAt` (a `displayGeneration`; nil: nothing known). When no view of the
+    /// domain moved since and that was the last such render, only the rows that asked to be
+    /// redrawn are: cleared and drawn again whole, every view over them in order, so each
+    /// cell comes out as a full render draws it — whole rows, so no clip edge cuts a wide
+    /// character. One surface per domain is tracked this way (a controller's own); a
+    /// render into any other surface leaves the tracking alone.
+    @discardableResult
+    public static func render(_ root: View, into surface: inout Surface, drawnAt: UInt64?) -> [ViewportPlacement] {
+        var rows: Range<Int>? = nil
+        if let drawnAt, drawnAt == root.redrawBase, !root.redrawAll, surface.size == root.bounds.size {
+            rows = (root.redrawRows ?? 0..<0).clamped(to: 0..<root.bounds.height)
+        }
+        root.redrawBase = root.displayGeneration
+        root.redrawAll = false
+        root.redrawRows = nil
+        return render(root, into: &surface, rows: rows)
+    }
+
+    /// Draws the domain over `rows` of the surface (nil: all of it).
+    private static func render(_ root: View, into surface: inout Surface, rows: Range<Int>?) -> [ViewportPlacement] {
         if surface.size != root.bounds.size { surface.resize(to: root.bounds.size) }
         var placements: [ViewportPlacement] = []
         let all = Rect(origin: .zero, size: root.bounds.size)
-        surface.withState(origin: .zero, clip: all) { s in
-            s.fill(all, with: .plain)
+        let band = rows.map { Rect(x: 0, y: $0.lowerBound, width: all.width, height: $0.count) } ?? all
+        surface.withState(origin: .zero, clip: band) { s in
+            s.fill(band, with: .plain)
         }
-        draw(root, at: Point(x: -root.bounds.minX, y: -root.bounds.minY), clip: all, into: &surface, isRoot: true, &placements)
+        draw(root, at: Point(x: -root.bounds.minX, y: -root.bounds.minY), clip: all, band: band, into: &surface, isRoot: true, &placements)
         root.subtreeNeedsDisplay = false
         return placements
     }
@@ -47,13 +72,13 @@ public enum ViewRenderer {
         var placements: [ViewportPlacement] = []
         var none = Surface(size: .zero)
         let all = Rect(origin: .zero, size: root.bounds.size)
-        draw(root, at: Point(x: -root.bounds.minX, y: -root.bounds.minY), clip: all, into: &none, isRoot: true, drawing: false, &placements)
+        draw(root, at: Point(x: -root.bounds.minX, y: -root.bounds.minY), clip: all, band: all, into: &none, isRoot: true, drawing: false, &placements)
         return placements
     }
 
     /// `origin` is where the view's bounds coordinate (0, 0) falls in the surface.
     private static func draw(
-        _ view: View, at origin: Point, clip: Rect, into surface: inout Surface, isRoot: Bool, drawing: Bool = true,
+        _ view: View, at origin: Point, clip: Rect, band: Rect, into surface: inout Surface, isRoot: Bool, drawing: Bool = true,
         _ placements: inout [ViewportPlacement]
     ) {
         guard !view.isHidden else { return }
@@ -63,13 +88,14 @@ public enum ViewRenderer {
             return
         }
         let visible = clip.intersection(own)
-        if drawing, !visible.isEmpty {
-            surface.withState(origin: origin, clip: visible) { s in view.draw(in: &s) }
+        let drawn = visible.intersection(band)
+        if drawing, !drawn.isEmpty {
+            surface.withState(origin: origin, clip: drawn) { s in view.draw(in: &s) }
         }
         let childClip = view.clipsToBounds ? visible : clip
         for sub in view.subviews {
             let subOrigin = origin + sub.frame.origin - sub.bounds.origin
-            draw(sub, at: subOrigin, clip: childClip, into: &surface, isRoot: false, drawing: drawing, &placements)
+            draw(sub, at: subOrigin, clip: childClip, band: band, into: &surface, isRoot: false, drawing: drawing, &placements)
         }
     }
 }

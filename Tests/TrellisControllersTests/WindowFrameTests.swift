@@ -37,7 +37,7 @@ import TrellisWire
         #expect(scene.window.takeFrame(number: 3) == nil)
     }
 
-    @Test("3,000 random changes: every frame leaves the receiver as a full composition draws it")
+    @Test("3,000 random changes: every frame leaves the receiver as a full composition draws it, every surface as drawn afresh")
     func randomChangesKeepTheReceiverExact() throws {
         var rng = SplitMix(seed: 0x7E11_15)
         let texts = ["", "a", "level", "wide 階層", "日本語テキスト", "x y z", "[taps 12]", "ｦ"]
@@ -65,9 +65,29 @@ import TrellisWire
                 let same = receiver.copy == full
                 #expect(same, "after step \(step), the receiver shows\n\(shown(receiver.copy))\ninstead of\n\(shown(full))")
                 if !same { return }
+                // Surfaces are drawn again only where views asked: each shown controller's must
+                // hold what drawing its views afresh gives (compose() above reads the same ones).
+                for c in scene.controllers where shownInTree(c.view) {
+                    var fresh = Surface(size: .zero)
+                    ViewRenderer.render(c.view, into: &fresh)
+                    let exact = fresh == c.surface
+                    #expect(exact, "after step \(step), \(c.id)'s surface shows\n\(shown(c.surface))\ninstead of\n\(shown(fresh))")
+                    if !exact { return }
+                }
             }
         }
     }
+}
+
+/// True when neither `view` nor any view above it is hidden.
+@MainActor
+func shownInTree(_ view: View) -> Bool {
+    var v: View? = view
+    while let x = v {
+        if x.isHidden { return false }
+        v = x.superview
+    }
+    return true
 }
 
 /// A small deterministic generator, so a failure replays.
