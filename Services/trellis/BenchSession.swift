@@ -107,10 +107,23 @@ final class BenchSession {
     /// has answered.
     /// Each touch carries a trace id, as `trellis tap` does, so that `trellis trace` (or a
     /// script over the kept run directory, TRELLIS_KEEP_RUN=1) shows where its time went.
-    func touch(_ phase: TouchInput.Phase, x: Int32, y: Int32) async throws {
+    /// Sends a touch from the client link's own thread and waits for its answer. Returns
+    /// the CLOCK_MONOTONIC time read on that thread just before the send — where a raw
+    /// baseline reads its own, just before its `zmq_send` — so the hop from the calling
+    /// task to the link's thread, which the client alone has, is not in a measurement.
+    @discardableResult
+    func touch(_ phase: TouchInput.Phase, x: Int32, y: Int32) async throws -> UInt64 {
         guard let client else { throw BenchError("not connected") }
-        _ = try await client.request(
-            .touch(TouchInput(phase: phase, tapCount: 1, pointer: 0, x: x, y: y, timestamp: 0)), trace: UInt64.random(in: 1...UInt64.max))
+        let message = Message.touch(TouchInput(phase: phase, tapCount: 1, pointer: 0, x: x, y: y, timestamp: 0))
+        let trace = UInt64.random(in: 1...UInt64.max)
+        let (sentAt, answer) = await withCheckedContinuation { (c: CheckedContinuation<(UInt64, Result<Envelope, LinkError>), Never>) in
+            client.run { link in
+                let sentAt = MonotonicClock.nanoseconds()
+                link.request(message, trace: trace) { c.resume(returning: (sentAt, $0)) }
+            }
+        }
+        _ = try answer.get()
+        return sentAt
     }
 
     /// Process ids of what this session started (for /proc readings).

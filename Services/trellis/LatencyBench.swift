@@ -107,8 +107,7 @@ struct LatencyBench: AsyncParsableCommand {
             // all the same, the compositor says so ("-") and the sample is not counted.
             async let shown = BenchSession.awaitTexts(["[taps \(k)]"], on: client)
             try await Task.sleep(for: Self.pause)
-            let t0 = MonotonicClock.nanoseconds()
-            try await s.touch(.began, x: x, y: y)
+            let t0 = try await s.touch(.began, x: x, y: y)
             let composedAt = try await shown.composedAt
             try await s.touch(.ended, x: x, y: y)
             guard k > warmup else { continue }
