@@ -43,3 +43,38 @@ public enum Composition {
         }
     }
 }
+
+extension Layer {
+    /// The screen rows on which rows `rows` of the layer's surface show, through its frame
+    /// and clip; nil when none do.
+    public func screenRows(_ rows: Range<Int>) -> Range<Int>? {
+        let shown = clip.intersection(frame)
+        let lower = max(frame.minY + rows.lowerBound, shown.minY)
+        let upper = min(frame.minY + rows.upperBound, shown.maxY)
+        return lower < upper ? lower..<upper : nil
+    }
+}
+
+extension Composition {
+    /// `compose(_:into:)` again over only the screen rows marked in `rows` (one flag per
+    /// screen row), a run of marked rows at a time: for a screen that holds the last
+    /// composition of the same layers, standing where they stood, when only some rows of
+    /// their surfaces changed. Whole rows, so no clip edge cuts a wide character that a
+    /// full composition would draw whole.
+    public static func compose(_ layers: [Layer], into screen: inout Surface, rows: [Bool]) {
+        let savedClip = screen.clip
+        var y = 0
+        while y < rows.count {
+            guard rows[y] else {
+                y += 1
+                continue
+            }
+            var end = y + 1
+            while end < rows.count && rows[end] { end += 1 }
+            screen.clip = Rect(x: 0, y: y, width: screen.size.width, height: end - y)
+            compose(layers, into: &screen)
+            y = end
+        }
+        screen.clip = savedClip
+    }
+}

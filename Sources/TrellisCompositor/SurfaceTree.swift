@@ -124,27 +124,12 @@ public struct SurfaceTree: Sendable {
         var dirty = [Bool](repeating: false, count: screen.size.height)
         for (layer, id) in zip(layers, ids) {
             guard let rects = damaged[id] else { continue }
-            let visible = layer.clip.intersection(layer.frame).intersection(all)
             for r in rects {
-                let low = max(r.minY + layer.frame.minY, visible.minY)
-                let high = min(r.maxY + layer.frame.minY, visible.maxY)
-                if low < high { for y in low..<high { dirty[y] = true } }
+                guard let shown = layer.screenRows(r.minY..<r.maxY)?.clamped(to: all.minY..<all.maxY) else { continue }
+                for y in shown { dirty[y] = true }
             }
         }
-        let savedClip = screen.clip
-        var y = 0
-        while y < dirty.count {
-            guard dirty[y] else {
-                y += 1
-                continue
-            }
-            var end = y + 1
-            while end < dirty.count && dirty[end] { end += 1 }
-            screen.clip = Rect(x: 0, y: y, width: screen.size.width, height: end - y)
-            Composition.compose(layers, into: &screen)
-            y = end
-        }
-        screen.clip = savedClip
+        Composition.compose(layers, into: &screen, rows: dirty)
     }
 
     private func collect(

@@ -207,11 +207,7 @@ public final class Window {
         }
         let arrangement = arrange(takingChangedRows: true)
         if arrangement.places == framedPlaces {
-            if let rows = arrangement.changedRows {
-                framed.withState(origin: .zero, clip: Rect(x: 0, y: rows.lowerBound, width: size.width, height: rows.count)) {
-                    Composition.compose(arrangement.layers, into: &$0)
-                }
-            }
+            Composition.compose(arrangement.layers, into: &framed, rows: arrangement.changedRows)
         } else {
             Composition.compose(arrangement.layers, into: &framed)
             framedPlaces = arrangement.places
@@ -230,19 +226,17 @@ public final class Window {
     private struct Arrangement {
         var layers: [Layer] = []
         var places: [LayerPlace] = []
-        /// The screen rows where layers' surfaces changed since they were last taken
-        /// (only when taken), clipped to where each layer shows.
-        var changedRows: Range<Int>?
+        /// Per screen row: whether a layer's surface changed there since its changes were
+        /// last taken (only when taken).
+        var changedRows: [Bool]
+
+        init(height: Int) { changedRows = Array(repeating: false, count: height) }
 
         mutating func add(_ layer: Layer, owner: ObjectIdentifier?, changedRows rows: Range<Int>?) {
             layers.append(layer)
             places.append(LayerPlace(owner: owner, frame: layer.frame, clip: layer.clip, size: layer.surface.size))
-            guard let rows else { return }
-            let shown = layer.clip.intersection(layer.frame)
-            let lower = max(layer.frame.minY + rows.lowerBound, shown.minY)
-            let upper = min(layer.frame.minY + rows.upperBound, shown.maxY)
-            guard lower < upper else { return }
-            changedRows = changedRows.map { min($0.lowerBound, lower)..<max($0.upperBound, upper) } ?? lower..<upper
+            guard let rows, let shown = layer.screenRows(rows)?.clamped(to: 0..<changedRows.count) else { return }
+            for y in shown { changedRows[y] = true }
         }
     }
 
@@ -260,7 +254,7 @@ public final class Window {
     /// whose screen is kept, may do.
     private func arrange(takingChangedRows: Bool) -> Arrangement {
         rootView.layoutIfNeeded()
-        var arrangement = Arrangement()
+        var arrangement = Arrangement(height: size.height)
         let top = renderIfNeeded(rootView, into: &own, drawn: &ownDrawn)
         let ownRows = takingChangedRows ? own.takeChangedRows() : nil
         let whole = Rect(origin: .zero, size: size)
