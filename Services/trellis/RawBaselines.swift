@@ -125,7 +125,7 @@ final class RawRelayPath: @unchecked Sendable {
             var timeout: Int32 = 2_000
             zmq_setsockopt(pull, ZMQ_RCVTIMEO, &timeout, 4)
             for _ in 0..<count {
-                Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
+                Thread.sleep(forTimeInterval: Double(pause.nanoseconds) / 1e9)
                 out[0] = 0
                 let t0 = MonotonicClock.nanoseconds()
                 zmq_send(push, &out, 64, 0)

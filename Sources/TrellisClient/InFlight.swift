@@ -20,8 +20,7 @@ public struct InFlight {
     private let horizon: UInt64
 
     public init(horizon: Duration = .seconds(5)) {
-        let c = horizon.components
-        self.horizon = UInt64(c.seconds) * 1_000_000_000 + UInt64(c.attoseconds / 1_000_000_000)
+        self.horizon = horizon.nanoseconds
     }
 
     /// Takes in log records in any order (processes write independently).

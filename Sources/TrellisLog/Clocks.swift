@@ -10,6 +10,14 @@ public enum MonotonicClock {
     }
 }
 
+extension Duration {
+    /// The duration in whole nanoseconds, for the clocks above (negative: 0).
+    public var nanoseconds: UInt64 {
+        let (s, a) = components
+        return UInt64(max(0, s)) * 1_000_000_000 + UInt64(max(0, a) / 1_000_000_000)
+    }
+}
+
 /// Wall-clock time, written as RFC 3339 UTC with microseconds.
 public enum WallClock {
     public static func nanoseconds() -> UInt64 {

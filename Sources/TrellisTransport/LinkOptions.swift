@@ -1,3 +1,4 @@
+import TrellisLog
 import TrellisWire
 
 /// How a link behaves; the defaults suit a terminal UI on one machine.
@@ -27,9 +28,5 @@ public struct LinkOptions: Sendable {
 }
 
 extension Duration {
-    var nanoseconds: UInt64 {
-        let (s, a) = components
-        return UInt64(max(0, s)) * 1_000_000_000 + UInt64(max(0, a) / 1_000_000_000)
-    }
     var milliseconds: Int32 { Int32(clamping: nanoseconds / 1_000_000) }
 }
