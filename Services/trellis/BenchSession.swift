@@ -104,13 +104,12 @@ final class BenchSession {
     }
 
     /// Touches the screen at (x, y) through the control endpoint; returns when the root
-    /// has answered.
+    /// has answered, with the CLOCK_MONOTONIC time read on the client link's own thread
+    /// just before the send — where a raw baseline reads its own, just before its
+    /// `zmq_send` — so the hop from the calling task to that thread, which the client
+    /// alone has, is not in a measurement.
     /// Each touch carries a trace id, as `trellis tap` does, so that `trellis trace` (or a
     /// script over the kept run directory, TRELLIS_KEEP_RUN=1) shows where its time went.
-    /// Sends a touch from the client link's own thread and waits for its answer. Returns
-    /// the CLOCK_MONOTONIC time read on that thread just before the send — where a raw
-    /// baseline reads its own, just before its `zmq_send` — so the hop from the calling
-    /// task to the link's thread, which the client alone has, is not in a measurement.
     @discardableResult
     func touch(_ phase: TouchInput.Phase, x: Int32, y: Int32) async throws -> UInt64 {
         guard let client else { throw BenchError("not connected") }

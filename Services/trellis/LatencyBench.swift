@@ -45,10 +45,11 @@ struct LatencyBench: AsyncParsableCommand {
 
     func run() async throws {
         print("latency benchmark: a tap on a leaf 3 processes down (compositor -> Root -> Middle -> Leaf -> compositor), "
-            + "\(taps) taps after \(warmup) untimed; baseline raw libzmq REQ/REP over ipc between two processes")
-        let raw = try await rawOneWay()
-        let dir = try RunDirectory.create(session: "bench-latency-path-\(getpid())")
+            + "\(taps) taps after \(warmup) untimed; baseline raw libzmq over the same \(Self.hops) hops through 4 relay processes")
+        // One run directory for both raw baselines' sockets.
+        let dir = try RunDirectory.create(session: "bench-latency-raw-\(getpid())")
         defer { try? FileManager.default.removeItem(atPath: dir.path) }
+        let raw = try await rawOneWay(in: dir)
         let path = try RawRelayPath(run: dir, hops: Self.hops)
         defer { path.close() }
         let session = try BenchSession("latency")
@@ -66,9 +67,7 @@ struct LatencyBench: AsyncParsableCommand {
     }
 
     /// Back-to-back one-way latency samples: half of each raw round trip.
-    func rawOneWay() async throws -> [UInt64] {
-        let dir = try RunDirectory.create(session: "bench-latency-raw-\(getpid())")
-        defer { try? FileManager.default.removeItem(atPath: dir.path) }
+    func rawOneWay(in dir: RunDirectory) async throws -> [UInt64] {
         let endpoint = try dir.ipcEndpoint("raw")
         let peer = try BenchPeerProcess(["bench", "transport-peer", "--mode", "raw-rep", "--endpoint", endpoint])
         defer { peer.stop() }

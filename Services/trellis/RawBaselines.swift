@@ -96,6 +96,8 @@ final class RawRelayPath: @unchecked Sendable {
         var zero: Int32 = 0
         zmq_setsockopt(push, ZMQ_LINGER, &zero, 4)
         zmq_setsockopt(pull, ZMQ_LINGER, &zero, 4)
+        var timeout: Int32 = 2_000
+        zmq_setsockopt(pull, ZMQ_RCVTIMEO, &timeout, 4)
         zmq_bind(pull, report)
         var started: [BenchPeerProcess] = []
         for (i, endpoint) in endpoints.enumerated() {
@@ -122,8 +124,6 @@ final class RawRelayPath: @unchecked Sendable {
             var samples: [UInt64] = []
             var out = [UInt8](repeating: 0x2A, count: 64)
             var stamp: UInt64 = 0
-            var timeout: Int32 = 2_000
-            zmq_setsockopt(pull, ZMQ_RCVTIMEO, &timeout, 4)
             for _ in 0..<count {
                 Thread.sleep(forTimeInterval: Double(pause.nanoseconds) / 1e9)
                 out[0] = 0

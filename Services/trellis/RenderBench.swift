@@ -21,7 +21,7 @@ struct RenderBench: AsyncParsableCommand {
             window: an 80x24 Window holding a root controller, its child and its grandchild, \
             each a bordered, coloured view with labels; per frame the grandchild's 20-cell \
             label flips between two texts and the window makes its next frame: Window.takeFrame, \
-            what a host sends, which recomposes only the rows written since the last frame; the \
+            what a host sends, which redraws and recomposes only the rows that changed since the last frame; the \
             baseline, in the same run on a second such window, composes the whole window with \
             compose(into:) and takes the frame from that screen. layers: 16 surfaces (a 200x60 root and 15 50x15 \
             tiles), every cell a coloured character, composed into one 200x60 screen; \
