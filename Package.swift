@@ -115,7 +115,9 @@ let package = Package(
             ],
             path: "Services/trellis"
         ),
-        .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire"]),
+        // Helpers several test targets share (not a product).
+        .target(name: "TrellisTestSupport", path: "Tests/TrellisTestSupport"),
+        .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisTestSupport"]),
         .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog"]),
         .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "CZeroMQ"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
@@ -127,12 +129,12 @@ let package = Package(
         ),
         .testTarget(
             name: "TrellisControllersTests",
-            dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]
+            dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTestSupport"]
         ),
-        .testTarget(name: "TrellisCanvasTests", dependencies: ["TrellisCanvas"]),
+        .testTarget(name: "TrellisCanvasTests", dependencies: ["TrellisCanvas", "TrellisTestSupport"]),
         .testTarget(
             name: "TrellisCompositorTests",
-            dependencies: ["TrellisCompositor", "TrellisTerminal", "TrellisTransport", "TrellisCanvas", "TrellisWire", "TrellisLog"]
+            dependencies: ["TrellisCompositor", "TrellisTerminal", "TrellisTransport", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTestSupport"]
         ),
         .testTarget(
             name: "TrellisSupervisorTests",

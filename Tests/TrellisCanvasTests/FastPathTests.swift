@@ -1,4 +1,5 @@
 import Testing
+import TrellisTestSupport
 import TrellisWire
 @testable import TrellisCanvas
 
@@ -158,22 +159,8 @@ struct FastPathTests {
     }
 }
 
-/// A small deterministic generator, so a failing scene is the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-    mutating func bool() -> Bool { next() & 1 == 0 }
-
+/// Random scenes from the shared generator, the same on every run for one seed.
+extension SplitMix {
     /// Rows of narrow and wide characters in two styles, trailing spaces included.
     mutating func surface(width: Int, height: Int) -> Surface {
         let glyphs: [String] = ["a", "b", " ", "é", "あ", "漢", "😀"]

@@ -1,4 +1,5 @@
 import Testing
+import TrellisTestSupport
 import TrellisCanvas
 import TrellisCompositor
 import TrellisWire
@@ -71,18 +72,5 @@ struct IncrementalComposeTests {
         #expect(rows[3].hasPrefix("  moving"))
         // Where A was, the root's blank cells again.
         #expect(!rows[1].contains("moving"))
-    }
-}
-
-/// A small deterministic generator, so a failure names a step that can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

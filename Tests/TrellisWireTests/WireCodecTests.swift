@@ -1,4 +1,5 @@
 import Testing
+import TrellisTestSupport
 import TrellisWire
 
 /// One value of every message kind, with fields away from their defaults so that a
@@ -157,18 +158,5 @@ struct WireCodecTests {
             #expect(MessageKind(name: kind.name) == kind)
         }
         #expect(MessageKind(name: "nonsense") == nil)
-    }
-}
-
-/// A small deterministic generator, so a failing garbage case can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
