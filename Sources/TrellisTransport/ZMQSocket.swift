@@ -139,32 +139,6 @@ public final class ZMQSocket {
         }
     }
 
-    /// Receives one whole message, or nil if none is waiting (unless `blocking`).
-    /// Returns the frames kept (at most `maxFrames`) and how many there were.
-    public func receive(blocking: Bool = false) throws(ZMQError) -> (frames: [[UInt8]], count: Int)? {
-        var frames: [[UInt8]] = []
-        var count = 0
-        settled = false
-        while true {
-            let flags: Int32 = blocking || count > 0 ? 0 : ZMQ_DONTWAIT
-            if zmq_msg_recv(message, h, flags) < 0 {
-                let e = zmq_errno()
-                if e == EINTR { continue }
-                if e == EAGAIN && count == 0 {
-                    settled = true
-                    return nil
-                }
-                throw ZMQError("zmq_msg_recv", errno: e)
-            }
-            count += 1
-            if frames.count < maxFrames {
-                let size = zmq_msg_size(message)
-                frames.append(size == 0 ? [] : Array(UnsafeRawBufferPointer(start: zmq_msg_data(message), count: size)))
-            }
-            if zmq_msg_more(message) == 0 { return (frames, count) }
-        }
-    }
-
     /// Receives one whole message into `frames`, or returns nil if none is waiting.
     /// Returns how many frames there were; `frames` then holds the first
     /// `min(count, maxFrames)` of them. The arrays already in `frames` are refilled in
