@@ -41,8 +41,11 @@ struct TransportBench: AsyncParsableCommand {
         let run = try RunDirectory.create(session: "bench-\(getpid())")
         var succeeded = false
         defer {
-            // Keep the logs of a failed run: they say which message went missing.
-            if succeeded { try? FileManager.default.removeItem(atPath: run.path) }
+            // Keep the logs of a failed run: they say which message went missing. As the
+            // process benchmarks do, TRELLIS_KEEP_RUN=1 keeps them always (where the time goes).
+            if succeeded && ProcessInfo.processInfo.environment["TRELLIS_KEEP_RUN"] == nil {
+                try? FileManager.default.removeItem(atPath: run.path)
+            }
             else { FileHandle.standardError.write(Data("routing logs kept in \(run.path)\n".utf8)) }
         }
         let log = routingLog ? try RoutingLog(directory: run.logs, host: "bench") : RoutingLog.disabled
