@@ -47,8 +47,9 @@ struct TransportBenchPeer: AsyncParsableCommand {
                      zmq_pollitem_t(socket: nil, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)]
         var buf = [UInt8](repeating: 0, count: 256)
         while zmq_poll(&items, 2, -1) >= 0 && items[1].revents == 0 {
-            let n = zmq_recv(rep, &buf, buf.count, 0)
-            zmq_send(rep, &buf, Int(n), 0)
+            // zmq_recv returns a longer message's full size but copies only buf.count bytes.
+            let n = min(Int(zmq_recv(rep, &buf, buf.count, 0)), buf.count)
+            zmq_send(rep, &buf, max(0, n), 0)
         }
         zmq_close(rep)
     }
@@ -71,7 +72,8 @@ struct TransportBenchPeer: AsyncParsableCommand {
                      zmq_pollitem_t(socket: nil, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)]
         var buf = [UInt8](repeating: 0, count: 256)
         while zmq_poll(&items, 2, -1) >= 0 && items[1].revents == 0 {
-            let n = Int(zmq_recv(pull, &buf, buf.count, ZMQ_DONTWAIT))
+            // zmq_recv returns a longer message's full size but copies only buf.count bytes.
+            let n = min(Int(zmq_recv(pull, &buf, buf.count, ZMQ_DONTWAIT)), buf.count)
             guard n > 0 else { continue }
             let arrived = MonotonicClock.nanoseconds()
             buf[0] &+= 1
