@@ -1,3 +1,4 @@
+import CZeroMQ
 import Foundation
 
 /// A helper process of a benchmark: this same binary, run with a hidden
@@ -52,9 +53,10 @@ struct BenchError: Error, CustomStringConvertible {
 /// Runs blocking work (a raw libzmq baseline) on its own thread, off Swift's pool.
 func onDedicatedThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { c in
-        let t = Thread { c.resume(returning: body()) }
-        t.name = name
-        t.start()
+        Thread {
+            trellis_thread_set_name(name)
+            c.resume(returning: body())
+        }.start()
     }
 }
 

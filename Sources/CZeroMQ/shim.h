@@ -1,11 +1,16 @@
 #ifndef TRELLIS_CZEROMQ_SHIM_H
 #define TRELLIS_CZEROMQ_SHIM_H
 
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* pthread_setname_np */
+#endif
+
 #include <zmq.h>
 #include <poll.h>
 #include <unistd.h>
 #include <fcntl.h>
 #include <errno.h>
+#include <pthread.h>
 #if defined(__linux__)
 #include <sys/eventfd.h>
 #endif
@@ -47,6 +52,20 @@ static inline void trellis_wakefd_drain(int fd) {
 static inline void trellis_wakefd_close(int fds[2]) {
     close(fds[0]);
     if (fds[1] != fds[0]) close(fds[1]);
+}
+
+/* Names the calling thread for ps, top -H, perf and gdb. Linux keeps 15 bytes
+   and refuses a longer name outright, so the name is cut to fit. */
+static inline void trellis_thread_set_name(const char *name) {
+    char cut[16];
+    size_t n = 0;
+    while (n < sizeof cut - 1 && name[n] != 0) { cut[n] = name[n]; n++; }
+    cut[n] = 0;
+#if defined(__APPLE__)
+    pthread_setname_np(cut);
+#else
+    pthread_setname_np(pthread_self(), cut);
+#endif
 }
 
 static inline int trellis_errno(void) { return errno; }

@@ -96,10 +96,12 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         servesMainActor = false
         openWakeFDs()
         let thread = Thread { [self] in
+            // Foundation's Thread.name does not reach the OS thread on Linux, where a
+            // loop would show up in perf and top -H as a dispatch worker's name.
+            trellis_thread_set_name("io-\(name)")
             self.threadID.store(currentThreadID(), ordering: .releasing)
             self.runUntilStopped()
         }
-        thread.name = "trellis-io-\(name)"
         thread.stackSize = 1 << 20
         thread.start()
         while threadID.load(ordering: .acquiring) == 0 { sched_yield() }

@@ -45,6 +45,25 @@ struct IOLoopTests {
         #expect(onLoop.withLock { $0 })
     }
 
+    #if os(Linux)
+    @Test("a loop's thread carries the loop's name, cut to the 15 bytes Linux keeps, for ps, perf and gdb")
+    func threadIsNamed() {
+        for (name, expected) in [("order", "io-order"), ("bench-peer-with-a-long-name", "io-bench-peer-w")] {
+            let loop = IOLoop(name: name)
+            let seen = Mutex("")
+            let done = DispatchSemaphore(value: 0)
+            loop.execute {
+                let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+                seen.withLock { $0 = comm.trimmingCharacters(in: .newlines) }
+                done.signal()
+            }
+            #expect(done.wait(timeout: .now() + 5) == .success)
+            loop.shutdown()
+            #expect(seen.withLock { $0 } == expected)
+        }
+    }
+    #endif
+
     @Test("timers fire in deadline order, and a cancelled timer never fires")
     func timers() {
         let loop = IOLoop(name: "timers")
