@@ -2,6 +2,7 @@ import CZeroMQ
 import Foundation
 import TrellisLog
 import TrellisTransport
+import TrellisWire
 
 /// The baselines: plain libzmq, no Trellis, in the same run as the link figures.
 
@@ -31,6 +32,117 @@ final class RawRequester: @unchecked Sendable {
             }
             return samples
         }
+    }
+
+    func close() { zmq_close(socket) }
+}
+
+/// Raw libzmq moving what a link moves, to tell the protocol's cost from ours: a
+/// ROUTER sends a DEALER echo the frames of a 64-byte Trellis request (routing id,
+/// delimiter, protocol, 96-byte header, body) and the echo answers with the four
+/// frames of a reply. Both ends wait as an `IOLoop` does — receive until EAGAIN, then
+/// sleep in poll(2) on ZMQ_FD — rather than in a blocking receive. No decoding, no
+/// actors, no routing log.
+enum RawFramed {
+    static let echoID = Array("echo".utf8)
+    static let header = [UInt8](repeating: 0, count: 96)
+    static let body = [UInt8](repeating: 0x2A, count: 64)
+
+    /// Sends the frames of one message: the routing id first when `to` is given.
+    static func send(_ socket: UnsafeMutableRawPointer, to id: [UInt8]?) {
+        if let id { id.withUnsafeBytes { _ = zmq_send(socket, $0.baseAddress, $0.count, ZMQ_SNDMORE) } }
+        _ = zmq_send(socket, nil, 0, ZMQ_SNDMORE)
+        WireCodec.protocolFrame.withUnsafeBytes { _ = zmq_send(socket, $0.baseAddress, $0.count, ZMQ_SNDMORE) }
+        header.withUnsafeBytes { _ = zmq_send(socket, $0.baseAddress, $0.count, ZMQ_SNDMORE) }
+        body.withUnsafeBytes { _ = zmq_send(socket, $0.baseAddress, $0.count, 0) }
+    }
+
+    /// Receives one whole message, sleeping in poll(2) on ZMQ_FD while none is
+    /// waiting; also watches `stop` (a descriptor whose readability means stop).
+    /// Returns false when `stop` became readable or nothing came for `timeout` ms.
+    static func receive(
+        _ socket: UnsafeMutableRawPointer, fd: Int32, into buffer: inout [UInt8], stop: Int32? = nil, timeout: Int32 = -1
+    ) -> Bool {
+        while zmq_recv(socket, &buffer, buffer.count, ZMQ_DONTWAIT) < 0 {
+            // EAGAIN: libzmq has just processed the socket's mailbox, so ZMQ_FD is armed.
+            var items = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            if let stop { items.append(pollfd(fd: stop, events: Int16(POLLIN), revents: 0)) }
+            if poll(&items, nfds_t(items.count), timeout) == 0 { return false }
+            if items.count > 1 && items[1].revents != 0 { return false }
+        }
+        var more: Int32 = 1
+        var size = 4
+        while true {
+            zmq_getsockopt(socket, ZMQ_RCVMORE, &more, &size)
+            if more == 0 { return true }
+            _ = zmq_recv(socket, &buffer, buffer.count, 0)
+        }
+    }
+
+    static func fileDescriptor(_ socket: UnsafeMutableRawPointer) -> Int32 {
+        var fd: Int32 = -1
+        var size = 4
+        zmq_getsockopt(socket, ZMQ_FD, &fd, &size)
+        return fd
+    }
+
+    /// The echo, until stdin closes.
+    static func echo(endpoint: String) {
+        let dealer = zmq_socket(ZMQContext.shared.rawHandle, ZMQ_DEALER)!
+        var zero: Int32 = 0
+        zmq_setsockopt(dealer, ZMQ_LINGER, &zero, 4)
+        echoID.withUnsafeBytes { _ = zmq_setsockopt(dealer, ZMQ_ROUTING_ID, $0.baseAddress, $0.count) }
+        zmq_connect(dealer, endpoint)
+        var hello: UInt8 = 1
+        zmq_send(dealer, &hello, 1, 0)
+        let fd = fileDescriptor(dealer)
+        var buffer = [UInt8](repeating: 0, count: 256)
+        TransportBenchPeer.ready()
+        while receive(dealer, fd: fd, into: &buffer, stop: 0) { send(dealer, to: nil) }
+        zmq_close(dealer)
+    }
+}
+
+/// The ROUTER end of `RawFramed`, timing round trips.
+final class RawFramedRequester: @unchecked Sendable {
+    // @unchecked: the socket is used by one measuring thread at a time; each
+    // `measure` call starts after the previous one finished (a full barrier),
+    // which is how libzmq allows a socket to move between threads.
+    private let socket: UnsafeMutableRawPointer
+    private let fd: Int32
+
+    /// Binds at `endpoint`; `measure` may start once the echo has said hello.
+    init(endpoint: String) {
+        socket = zmq_socket(ZMQContext.shared.rawHandle, ZMQ_ROUTER)
+        var zero: Int32 = 0
+        zmq_setsockopt(socket, ZMQ_LINGER, &zero, 4)
+        zmq_bind(socket, endpoint)
+        fd = RawFramed.fileDescriptor(socket)
+    }
+
+    /// Waits for the echo's hello (a routing id and one frame).
+    func awaitEcho() async throws {
+        let heard = await onDedicatedThread("raw-framed") { [self] in
+            var buffer = [UInt8](repeating: 0, count: 256)
+            return RawFramed.receive(socket, fd: fd, into: &buffer, timeout: 10_000)
+        }
+        guard heard else { throw BenchError("the framed echo did not say hello within 10 s") }
+    }
+
+    func measure(_ count: Int) async throws -> [UInt64] {
+        let samples = await onDedicatedThread("raw-framed") { [self] () -> [UInt64]? in
+            var samples = [UInt64](repeating: 0, count: count)
+            var buffer = [UInt8](repeating: 0, count: 256)
+            for i in 0..<count {
+                let t0 = MonotonicClock.nanoseconds()
+                RawFramed.send(socket, to: RawFramed.echoID)
+                guard RawFramed.receive(socket, fd: fd, into: &buffer, timeout: 2_000) else { return nil }
+                samples[i] = MonotonicClock.nanoseconds() - t0
+            }
+            return samples
+        }
+        guard let samples else { throw BenchError("the framed echo stopped answering (no reply within 2 s)") }
+        return samples
     }
 
     func close() { zmq_close(socket) }

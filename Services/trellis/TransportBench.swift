@@ -16,14 +16,17 @@ struct TransportBench: AsyncParsableCommand {
         abstract: "Link round trip vs raw libzmq REQ/REP, and fan-out to 16 children.",
         discussion: """
             Round trip: from the parent actor's send to the child controller's handler, \
-            and its reply back to the parent's handler; raw and link measurements \
-            alternate in blocks so that drift on a shared machine hits both alike. \
+            and its reply back to the parent's handler. Two baselines: raw libzmq REQ/REP \
+            (ratio = link / REQ/REP), and raw libzmq moving a link's own frames over \
+            ROUTER/DEALER, woken by poll(2) on ZMQ_FD as an I/O loop is (what the protocol \
+            itself costs; link_vs_framed is what our code adds). The three alternate in \
+            blocks so that drift on a shared machine hits them alike. \
             Every link message is written to the routing log, as in production, unless \
             --no-routing-log is given.
             """
     )
 
-    @Option(help: "Round trips measured for each of raw and link.") var iterations = 20_000
+    @Option(help: "Round trips measured for each of REQ/REP, framed and link.") var iterations = 20_000
     @Option(help: "Messages for the fan-out measurement.") var fanoutMessages = 400_000
     @Option(help: "Children of the fan-out measurement.") var children = 16
     @Option(help: "Messages per child between flow-control acks.") var window = 500
@@ -54,8 +57,14 @@ struct TransportBench: AsyncParsableCommand {
 
         // Round trip.
         let rawEndpoint = try run.ipcEndpoint("raw"), linkEndpoint = try run.ipcEndpoint("link")
+        let framedEndpoint = try run.ipcEndpoint("framed")
         let rawPeer = try BenchPeerProcess(["bench", "transport-peer", "--mode", "raw-rep", "--endpoint", rawEndpoint])
         defer { rawPeer.stop() }
+        let framed = RawFramedRequester(endpoint: framedEndpoint)
+        defer { framed.close() }
+        let framedPeer = try BenchPeerProcess(["bench", "transport-peer", "--mode", "raw-framed", "--endpoint", framedEndpoint])
+        defer { framedPeer.stop() }
+        try await framed.awaitEcho()
         let loop = IOLoop(name: "bench")
         defer { loop.shutdown() }
         let connected = PeerWaiter()
@@ -68,20 +77,23 @@ struct TransportBench: AsyncParsableCommand {
 
         let driver = Driver(loop: loop)
         let raw = RawRequester(endpoint: rawEndpoint)
-        var rawSamples: [UInt64] = [], linkSamples: [UInt64] = []
+        var rawSamples: [UInt64] = [], framedSamples: [UInt64] = [], linkSamples: [UInt64] = []
         let blocks = 4, perBlock = iterations / blocks
         _ = await raw.measure(perBlock / 4)  // warm-up
+        _ = try await framed.measure(perBlock / 4)
         _ = try await driver.roundTrips(link, to: "echo", count: perBlock / 4)
         for _ in 0..<blocks {
             rawSamples += await raw.measure(perBlock)
+            framedSamples += try await framed.measure(perBlock)
             linkSamples += try await driver.roundTrips(link, to: "echo", count: perBlock)
         }
         raw.close()
-        let r = Percentiles(rawSamples), l = Percentiles(linkSamples)
+        let r = Percentiles(rawSamples), f = Percentiles(framedSamples), l = Percentiles(linkSamples)
         let ratio = l.p50 / r.p50
-        print("round trip (µs)        p50      p99")
-        print("  raw libzmq REQ/REP  \(figure(r.p50 / 1000).padded(7)) \(figure(r.p99 / 1000).padded(8))")
-        print("  trellis link        \(figure(l.p50 / 1000).padded(7)) \(figure(l.p99 / 1000).padded(8))   ratio \(figure(ratio, 2)) (target ≤ 1.5)")
+        print("round trip (µs)                          p50      p99")
+        print("  raw libzmq REQ/REP                    \(figure(r.p50 / 1000).padded(7)) \(figure(r.p99 / 1000).padded(8))")
+        print("  raw libzmq, Trellis frames, poll(2)   \(figure(f.p50 / 1000).padded(7)) \(figure(f.p99 / 1000).padded(8))   \(figure(f.p50 / r.p50, 2)) × REQ/REP")
+        print("  trellis link                          \(figure(l.p50 / 1000).padded(7)) \(figure(l.p99 / 1000).padded(8))   ratio \(figure(ratio, 2)) (target ≤ 1.5), \(figure(l.p50 / f.p50, 2)) × framed")
         await link.close()
 
         // Fan-out.
@@ -94,7 +106,9 @@ struct TransportBench: AsyncParsableCommand {
         print("  trellis link              \(Int(linkFanout)) msg/s   (target ≥ 200000)")
         print(
             "bench=transport raw_p50_us=\(figure(r.p50 / 1000, 2)) raw_p99_us=\(figure(r.p99 / 1000, 2)) "
+                + "framed_p50_us=\(figure(f.p50 / 1000, 2)) framed_p99_us=\(figure(f.p99 / 1000, 2)) framed_ratio=\(figure(f.p50 / r.p50, 3)) "
                 + "link_p50_us=\(figure(l.p50 / 1000, 2)) link_p99_us=\(figure(l.p99 / 1000, 2)) ratio=\(figure(ratio, 3)) "
+                + "link_vs_framed=\(figure(l.p50 / f.p50, 3)) "
                 + "fanout_msgs_per_s=\(Int(linkFanout)) raw_fanout_msgs_per_s=\(Int(rawFanout)) "
                 + "fanout_ratio=\(figure(linkFanout / rawFanout, 3)) iterations=\(rawSamples.count) children=\(children) routing_log=\(routingLog ? "on" : "off")")
         succeeded = true
