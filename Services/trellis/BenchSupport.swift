@@ -1,5 +1,6 @@
 import CZeroMQ
 import Foundation
+import TrellisTransport
 
 /// A helper process of a benchmark: this same binary, run with a hidden
 /// subcommand. It reports "ready" on stdout and stops when its stdin closes, so it
@@ -48,6 +49,15 @@ final class BenchPeerProcess {
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ d: String) { description = d }
+}
+
+/// A raw libzmq socket of the shared context, for the baselines and their helper
+/// processes: linger 0, so closing it never waits on a peer that has gone.
+func rawSocket(_ type: Int32) -> UnsafeMutableRawPointer {
+    let socket = zmq_socket(ZMQContext.shared.rawHandle, type)!
+    var zero: Int32 = 0
+    zmq_setsockopt(socket, ZMQ_LINGER, &zero, 4)
+    return socket
 }
 
 /// Runs blocking work (a raw libzmq baseline) on its own thread, off Swift's pool.

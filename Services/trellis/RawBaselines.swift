@@ -14,9 +14,7 @@ final class RawRequester: @unchecked Sendable {
     private let socket: UnsafeMutableRawPointer
 
     init(endpoint: String) {
-        socket = zmq_socket(ZMQContext.shared.rawHandle, ZMQ_REQ)
-        var zero: Int32 = 0
-        zmq_setsockopt(socket, ZMQ_LINGER, &zero, 4)
+        socket = rawSocket(ZMQ_REQ)
         zmq_connect(socket, endpoint)
     }
 
@@ -57,16 +55,24 @@ enum RawFramed {
         body.withUnsafeBytes { _ = zmq_send(socket, $0.baseAddress, $0.count, 0) }
     }
 
-    /// Receives one whole message, sleeping in poll(2) on ZMQ_FD while none is
-    /// waiting; also watches `stop` (a descriptor whose readability means stop).
-    /// Returns false when `stop` became readable or nothing came for `timeout` ms.
+    /// What `receive` polls: the socket's ZMQ_FD, then `stop` if given (a descriptor
+    /// whose readability means stop). Made once per measurement and reused, as an
+    /// I/O loop reuses its poll set, so the baseline allocates nothing per message.
+    static func pollSet(_ socket: UnsafeMutableRawPointer, stop: Int32? = nil) -> [pollfd] {
+        var fd: Int32 = -1
+        var size = 4
+        zmq_getsockopt(socket, ZMQ_FD, &fd, &size)
+        return [fd, stop].compactMap { $0 }.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    }
+
+    /// Receives one whole message, sleeping in poll(2) on `items` (from `pollSet`)
+    /// while none is waiting. Returns false when the stop descriptor became readable
+    /// or nothing came for `timeout` ms.
     static func receive(
-        _ socket: UnsafeMutableRawPointer, fd: Int32, into buffer: inout [UInt8], stop: Int32? = nil, timeout: Int32 = -1
+        _ socket: UnsafeMutableRawPointer, polling items: inout [pollfd], into buffer: inout [UInt8], timeout: Int32 = -1
     ) -> Bool {
         while zmq_recv(socket, &buffer, buffer.count, ZMQ_DONTWAIT) < 0 {
             // EAGAIN: libzmq has just processed the socket's mailbox, so ZMQ_FD is armed.
-            var items = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-            if let stop { items.append(pollfd(fd: stop, events: Int16(POLLIN), revents: 0)) }
             if poll(&items, nfds_t(items.count), timeout) == 0 { return false }
             if items.count > 1 && items[1].revents != 0 { return false }
         }
@@ -79,26 +85,17 @@ enum RawFramed {
         }
     }
 
-    static func fileDescriptor(_ socket: UnsafeMutableRawPointer) -> Int32 {
-        var fd: Int32 = -1
-        var size = 4
-        zmq_getsockopt(socket, ZMQ_FD, &fd, &size)
-        return fd
-    }
-
     /// The echo, until stdin closes.
     static func echo(endpoint: String) {
-        let dealer = zmq_socket(ZMQContext.shared.rawHandle, ZMQ_DEALER)!
-        var zero: Int32 = 0
-        zmq_setsockopt(dealer, ZMQ_LINGER, &zero, 4)
+        let dealer = rawSocket(ZMQ_DEALER)
         echoID.withUnsafeBytes { _ = zmq_setsockopt(dealer, ZMQ_ROUTING_ID, $0.baseAddress, $0.count) }
         zmq_connect(dealer, endpoint)
         var hello: UInt8 = 1
         zmq_send(dealer, &hello, 1, 0)
-        let fd = fileDescriptor(dealer)
+        var items = pollSet(dealer, stop: 0)  // stdin: readable (EOF) when the bench ends
         var buffer = [UInt8](repeating: 0, count: 256)
         TransportBenchPeer.ready()
-        while receive(dealer, fd: fd, into: &buffer, stop: 0) { send(dealer, to: nil) }
+        while receive(dealer, polling: &items, into: &buffer) { send(dealer, to: nil) }
         zmq_close(dealer)
     }
 }
@@ -109,22 +106,19 @@ final class RawFramedRequester: @unchecked Sendable {
     // `measure` call starts after the previous one finished (a full barrier),
     // which is how libzmq allows a socket to move between threads.
     private let socket: UnsafeMutableRawPointer
-    private let fd: Int32
 
     /// Binds at `endpoint`; `measure` may start once the echo has said hello.
     init(endpoint: String) {
-        socket = zmq_socket(ZMQContext.shared.rawHandle, ZMQ_ROUTER)
-        var zero: Int32 = 0
-        zmq_setsockopt(socket, ZMQ_LINGER, &zero, 4)
+        socket = rawSocket(ZMQ_ROUTER)
         zmq_bind(socket, endpoint)
-        fd = RawFramed.fileDescriptor(socket)
     }
 
     /// Waits for the echo's hello (a routing id and one frame).
     func awaitEcho() async throws {
         let heard = await onDedicatedThread("raw-framed") { [self] in
+            var items = RawFramed.pollSet(socket)
             var buffer = [UInt8](repeating: 0, count: 256)
-            return RawFramed.receive(socket, fd: fd, into: &buffer, timeout: 10_000)
+            return RawFramed.receive(socket, polling: &items, into: &buffer, timeout: 10_000)
         }
         guard heard else { throw BenchError("the framed echo did not say hello within 10 s") }
     }
@@ -132,11 +126,12 @@ final class RawFramedRequester: @unchecked Sendable {
     func measure(_ count: Int) async throws -> [UInt64] {
         let samples = await onDedicatedThread("raw-framed") { [self] () -> [UInt64]? in
             var samples = [UInt64](repeating: 0, count: count)
+            var items = RawFramed.pollSet(socket)
             var buffer = [UInt8](repeating: 0, count: 256)
             for i in 0..<count {
                 let t0 = MonotonicClock.nanoseconds()
                 RawFramed.send(socket, to: RawFramed.echoID)
-                guard RawFramed.receive(socket, fd: fd, into: &buffer, timeout: 2_000) else { return nil }
+                guard RawFramed.receive(socket, polling: &items, into: &buffer, timeout: 2_000) else { return nil }
                 samples[i] = MonotonicClock.nanoseconds() - t0
             }
             return samples
@@ -152,9 +147,8 @@ final class RawFramedRequester: @unchecked Sendable {
 /// then waiting for each one's ack; `rounds` times. Returns messages per second.
 enum RawFanout {
     static func run(endpoint: String, children: Int, window: Int, rounds: Int) -> Double {
-        let router = zmq_socket(ZMQContext.shared.rawHandle, ZMQ_ROUTER)!
-        var zero: Int32 = 0, hwm: Int32 = 10_000
-        zmq_setsockopt(router, ZMQ_LINGER, &zero, 4)
+        let router = rawSocket(ZMQ_ROUTER)
+        var hwm: Int32 = 10_000
         zmq_setsockopt(router, ZMQ_SNDHWM, &hwm, 4)
         zmq_bind(router, endpoint)
         defer { zmq_close(router) }
@@ -202,12 +196,8 @@ final class RawRelayPath: @unchecked Sendable {
     init(run: RunDirectory, hops: Int) throws {
         let endpoints = try (1...4).map { try run.ipcEndpoint("relay\($0)") }
         let report = try run.ipcEndpoint("relay-report")
-        let context = ZMQContext.shared.rawHandle
-        push = zmq_socket(context, ZMQ_PUSH)
-        pull = zmq_socket(context, ZMQ_PULL)
-        var zero: Int32 = 0
-        zmq_setsockopt(push, ZMQ_LINGER, &zero, 4)
-        zmq_setsockopt(pull, ZMQ_LINGER, &zero, 4)
+        push = rawSocket(ZMQ_PUSH)
+        pull = rawSocket(ZMQ_PULL)
         var timeout: Int32 = 2_000
         zmq_setsockopt(pull, ZMQ_RCVTIMEO, &timeout, 4)
         zmq_bind(pull, report)

@@ -92,9 +92,8 @@ struct ScaleBench: AsyncParsableCommand {
         let dir = try RunDirectory.create(session: "bench-scale-raw-\(getpid())")
         defer { try? FileManager.default.removeItem(atPath: dir.path) }
         let endpoint = try dir.ipcEndpoint("raw")
-        let router = zmq_socket(ZMQContext.shared.rawHandle, ZMQ_ROUTER)!
-        var zero: Int32 = 0, limit = Int32(timeout * 1000)
-        zmq_setsockopt(router, ZMQ_LINGER, &zero, 4)
+        let router = rawSocket(ZMQ_ROUTER)
+        var limit = Int32(timeout * 1000)
         zmq_setsockopt(router, ZMQ_RCVTIMEO, &limit, 4)
         zmq_bind(router, endpoint)
         defer { zmq_close(router) }

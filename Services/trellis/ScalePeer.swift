@@ -13,9 +13,7 @@ struct ScalePeer: AsyncParsableCommand {
     @Option var endpoint: String
 
     func run() async throws {
-        let socket = zmq_socket(ZMQContext.shared.rawHandle, ZMQ_DEALER)!
-        var zero: Int32 = 0
-        zmq_setsockopt(socket, ZMQ_LINGER, &zero, 4)
+        let socket = rawSocket(ZMQ_DEALER)
         zmq_connect(socket, endpoint)
         var hello = Array("\(getpid())".utf8)
         zmq_send(socket, &hello, hello.count, 0)

@@ -39,9 +39,7 @@ struct TransportBenchPeer: AsyncParsableCommand {
 
     /// Echoes every 64-byte request until stdin closes.
     static func rawRep(_ endpoint: String) {
-        let rep = zmq_socket(ZMQContext.shared.rawHandle, ZMQ_REP)!
-        var zero: Int32 = 0
-        zmq_setsockopt(rep, ZMQ_LINGER, &zero, 4)
+        let rep = rawSocket(ZMQ_REP)
         zmq_bind(rep, endpoint)
         ready()
         var items = [zmq_pollitem_t(socket: rep, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
@@ -60,11 +58,8 @@ struct TransportBenchPeer: AsyncParsableCommand {
     /// hop `hops` is not passed on but answered on `report` with the CLOCK_MONOTONIC
     /// time it arrived.
     static func rawRelay(_ endpoint: String, next: String, report: String?, hops: Int) {
-        let context = ZMQContext.shared.rawHandle
-        let pull = zmq_socket(context, ZMQ_PULL)!, push = zmq_socket(context, ZMQ_PUSH)!
-        let reporter: UnsafeMutableRawPointer? = report.map { _ in zmq_socket(context, ZMQ_PUSH)! }
-        var zero: Int32 = 0
-        for s in [pull, push, reporter].compactMap({ $0 }) { zmq_setsockopt(s, ZMQ_LINGER, &zero, 4) }
+        let pull = rawSocket(ZMQ_PULL), push = rawSocket(ZMQ_PUSH)
+        let reporter = report.map { _ in rawSocket(ZMQ_PUSH) }
         zmq_bind(pull, endpoint)
         zmq_connect(push, next)
         if let reporter, let report { zmq_connect(reporter, report) }
@@ -91,12 +86,11 @@ struct TransportBenchPeer: AsyncParsableCommand {
     /// `children` DEALERs that ack every `window` messages, until stdin closes.
     static func rawSink(_ endpoint: String, _ children: Int, _ window: Int) {
         var sockets: [UnsafeMutableRawPointer] = []
-        var zero: Int32 = 0, hwm: Int32 = 10_000
+        var hwm: Int32 = 10_000
         for i in 0..<children {
-            let s = zmq_socket(ZMQContext.shared.rawHandle, ZMQ_DEALER)!
+            let s = rawSocket(ZMQ_DEALER)
             var id = Array(String(format: "d%02d", i).utf8)
             zmq_setsockopt(s, ZMQ_ROUTING_ID, &id, id.count)
-            zmq_setsockopt(s, ZMQ_LINGER, &zero, 4)
             zmq_setsockopt(s, ZMQ_RCVHWM, &hwm, 4)
             zmq_connect(s, endpoint)
             var hi: [UInt8] = [1]
