@@ -51,10 +51,15 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// A raw libzmq socket of the shared context, for the baselines and their helper
-/// processes: linger 0, so closing it never waits on a peer that has gone.
+/// The context of the raw-libzmq baselines: their own I/O thread, left where the
+/// kernel puts it, as in a plain libzmq program. Sharing the links' context would
+/// have them share an I/O thread that follows the links' loop (`IOThreadPlacement`).
+let rawContext = ZMQContext(followLoop: false)
+
+/// A raw libzmq socket of the baselines' context, for the baselines and their
+/// helper processes: linger 0, so closing it never waits on a peer that has gone.
 func rawSocket(_ type: Int32) -> UnsafeMutableRawPointer {
-    let socket = zmq_socket(ZMQContext.shared.rawHandle, type)!
+    let socket = zmq_socket(rawContext.rawHandle, type)!
     var zero: Int32 = 0
     zmq_setsockopt(socket, ZMQ_LINGER, &zero, 4)
     return socket

@@ -70,6 +70,43 @@ static inline void trellis_thread_set_name(const char *name) {
 
 static inline int trellis_errno(void) { return errno; }
 
+/* The CPU the calling thread runs on, and a thread's (by kernel id) CPU mask: how
+   an I/O loop keeps libzmq's I/O thread beside it. Elsewhere than Linux they fail
+   with ENOSYS and the I/O thread stays where the system puts it. */
+typedef struct { unsigned char bits[128]; } trellis_cpu_mask;
+
+#if defined(__linux__)
+#include <sched.h>
+#include <string.h>
+#include <sys/syscall.h>
+static inline int trellis_current_cpu(void) { return sched_getcpu(); }
+static inline int trellis_thread_id(void) { return (int)syscall(SYS_gettid); }
+static inline int trellis_get_cpu_mask(int tid, trellis_cpu_mask *mask) {
+    cpu_set_t set;
+    if (sched_getaffinity(tid, sizeof set, &set) != 0) return -1;
+    memcpy(mask->bits, &set, sizeof mask->bits < sizeof set ? sizeof mask->bits : sizeof set);
+    return 0;
+}
+static inline int trellis_set_cpu_mask(int tid, const trellis_cpu_mask *mask) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    memcpy(&set, mask->bits, sizeof mask->bits < sizeof set ? sizeof mask->bits : sizeof set);
+    return sched_setaffinity(tid, sizeof set, &set);
+}
+static inline int trellis_pin_thread(int tid, int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(tid, sizeof set, &set);
+}
+#else
+static inline int trellis_current_cpu(void) { return -1; }
+static inline int trellis_thread_id(void) { return -1; }
+static inline int trellis_get_cpu_mask(int tid, trellis_cpu_mask *mask) { (void)tid; (void)mask; errno = ENOSYS; return -1; }
+static inline int trellis_set_cpu_mask(int tid, const trellis_cpu_mask *mask) { (void)tid; (void)mask; errno = ENOSYS; return -1; }
+static inline int trellis_pin_thread(int tid, int cpu) { (void)tid; (void)cpu; errno = ENOSYS; return -1; }
+#endif
+
 #if defined(__linux__)
 /* libdispatch's hooks for a run loop that serves the main queue on the main thread,
    the ones CoreFoundation's run loop uses: an eventfd that becomes readable when work

@@ -85,6 +85,9 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private var waitingFor: [WaitKey] = []
     /// Work from a peer no wait was for when its turn came, in order.
     private var parked = Deque<Work>()
+    /// The contexts whose I/O threads follow this loop, and the CPU it last woke on.
+    private var ledPlacements: [IOThreadPlacement] = []
+    private var lastCPU: Int32 = -1
 
     /// True when this loop runs on the main thread and serves the main queue: the
     /// main actor and the actors on this loop share one thread.
@@ -276,6 +279,31 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         cancelledTimers.insert(id)
     }
 
+    // MARK: Where libzmq's threads run (loop thread only)
+
+    /// Keeps `context`'s libzmq I/O threads on the CPU this loop runs on, unless
+    /// another loop leads that context already (`IOThreadPlacement`). A link calls
+    /// it when it opens its socket.
+    func keepIOThreadsNear(_ context: ZMQContext) {
+        preconditionOnLoop()
+        let placement = context.ioThreadPlacement
+        guard !ledPlacements.contains(where: { $0 === placement }), placement.lead(ObjectIdentifier(self)) else { return }
+        ledPlacements.append(placement)
+        lastCPU = -1
+        followCPU()
+    }
+
+    /// After a wake-up: the kernel may have put this thread on another CPU.
+    /// `sched_getcpu` reads what the kernel keeps for the thread, no system call.
+    private func followCPU() {
+        let cpu = trellis_current_cpu()
+        guard cpu >= 0, cpu != lastCPU else { return }
+        var settled = true
+        for placement in ledPlacements where !placement.follow(to: cpu) { settled = false }
+        // An I/O thread not found yet: look again at the next wake-up.
+        lastCPU = settled ? cpu : -1
+    }
+
     // MARK: The loop
 
     /// Runs the loop on the calling thread until `shutdown`: a loop's own thread, or
@@ -286,6 +314,8 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         for source in sources { source.onLoopStop() }
         sources.removeAll()
         timers = Heap()
+        for placement in ledPlacements { placement.release(ObjectIdentifier(self)) }
+        ledPlacements.removeAll()
         finished.signal()
     }
 
@@ -371,6 +401,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
             }
             _ = poll(&pollFDs, nfds_t(pollFDs.count), timeout)
             passStart = MonotonicClock.nanoseconds()
+            if !ledPlacements.isEmpty { followCPU() }
             incoming.withLock { $0.sleeping = false }
             if pollFDs[0].revents != 0 { trellis_wakefd_drain(wakeFDs.0) }
             // Read what woke us before running queued work, so a reply reaches its

@@ -37,6 +37,7 @@ public actor Link {
     private let localOrigin: RoutingLog.Origin
 
     private var socket: ZMQSocket?
+    private let context: ZMQContext
     private var sourceID: Int?
     private var heartbeatTimer: UInt64?
     private var closed = false
@@ -133,6 +134,7 @@ public actor Link {
         self.options = options
         self.onMessage = onMessage
         self.onPeer = onPeer
+        self.context = context
         self.via = endpoint.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "?"
         transportOrigin = log.registerOrigin(at: id.rawValue, via: via)
         localOrigin = log.registerOrigin(at: id.rawValue, via: "local")
@@ -171,6 +173,7 @@ public actor Link {
 
     private func start() async {
         if let socket {
+            loop.keepIOThreadsNear(context)
             let s = socket
             sourceID = loop.addSource(
                 fd: s.fileDescriptor, isReady: { s.isReadyBeforeSleep },

@@ -12,13 +12,26 @@ public final class ZMQContext: Sendable {
     private let openSockets = Atomic<Int>(0)
     private let terminated = Atomic<Bool>(false)
 
+    /// Where the context's I/O threads run: beside the loop that leads it.
+    public let ioThreadPlacement: IOThreadPlacement
+
     public static let shared = ZMQContext()
 
-    public init(ioThreads: Int32 = 1) {
+    /// Numbers contexts, so that each one's I/O threads can be told apart by name.
+    private static let made = Atomic<Int32>(0)
+
+    /// `followLoop`: let the I/O threads follow the first I/O loop that uses the
+    /// context (`IOThreadPlacement`); the raw-libzmq baselines of the benchmarks
+    /// turn it off, as a plain libzmq program has nothing like it.
+    public init(ioThreads: Int32 = 1, followLoop: Bool = IOThreadPlacement.followsByDefault) {
         guard let h = zmq_ctx_new() else { fatalError("zmq_ctx_new failed: \(ZMQError("zmq_ctx_new"))") }
         zmq_ctx_set(h, ZMQ_IO_THREADS, ioThreads)
         // Let the process be the only one deciding what signals do.
         zmq_ctx_set(h, ZMQ_BLOCKY, 0)
+        // Before the first socket starts the I/O threads, which take the name then.
+        let number = Self.made.add(1, ordering: .relaxed).newValue
+        zmq_ctx_set(h, ZMQ_THREAD_NAME_PREFIX, number)
+        ioThreadPlacement = IOThreadPlacement(namePrefix: number, follows: followLoop)
         handle = h
     }
 
