@@ -45,7 +45,9 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         var stopping = false
     }
 
-    private struct Source {
+    /// A class, not a struct: the loop walks its sources several times a pass, and
+    /// copying a struct of three closures retained and released each of them.
+    private final class Source {
         let id: Int
         let fd: Int32
         let isReady: () -> Bool
@@ -53,7 +55,19 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         let onLoopStop: () -> Void
         /// Served by a nested `run(until:)` too. Only the main queue is not: what it
         /// holds is other work, which must not run inside a wait.
-        var servedWhileNested = true
+        let servedWhileNested: Bool
+
+        init(
+            id: Int, fd: Int32, isReady: @escaping () -> Bool, onReadable: @escaping () -> Void,
+            onLoopStop: @escaping () -> Void, servedWhileNested: Bool = true
+        ) {
+            self.id = id
+            self.fd = fd
+            self.isReady = isReady
+            self.onReadable = onReadable
+            self.onLoopStop = onLoopStop
+            self.servedWhileNested = servedWhileNested
+        }
     }
 
     private struct Timer: Comparable {
@@ -408,7 +422,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
             // waiting task in this same pass. A source removed by an earlier
             // callback in this pass is skipped.
             for (i, source) in polled.enumerated() where pollFDs[i + 1].revents != 0 {
-                if sources.contains(where: { $0.id == source.id }) { source.onReadable() }
+                if sources.contains(where: { $0 === source }) { source.onReadable() }
             }
         }
     }
