@@ -78,9 +78,7 @@ typedef struct { unsigned char bits[128]; } trellis_cpu_mask;
 #if defined(__linux__)
 #include <sched.h>
 #include <string.h>
-#include <sys/syscall.h>
 static inline int trellis_current_cpu(void) { return sched_getcpu(); }
-static inline int trellis_thread_id(void) { return (int)syscall(SYS_gettid); }
 static inline int trellis_get_cpu_mask(int tid, trellis_cpu_mask *mask) {
     cpu_set_t set;
     if (sched_getaffinity(tid, sizeof set, &set) != 0) return -1;
@@ -101,7 +99,6 @@ static inline int trellis_pin_thread(int tid, int cpu) {
 }
 #else
 static inline int trellis_current_cpu(void) { return -1; }
-static inline int trellis_thread_id(void) { return -1; }
 static inline int trellis_get_cpu_mask(int tid, trellis_cpu_mask *mask) { (void)tid; (void)mask; errno = ENOSYS; return -1; }
 static inline int trellis_set_cpu_mask(int tid, const trellis_cpu_mask *mask) { (void)tid; (void)mask; errno = ENOSYS; return -1; }
 static inline int trellis_pin_thread(int tid, int cpu) { (void)tid; (void)cpu; errno = ENOSYS; return -1; }
