@@ -66,7 +66,26 @@ public struct SessionState: Codable, Sendable, Equatable {
     }
 
     /// Whether the supervisor process is still alive.
-    public var isSupervisorAlive: Bool { supervisor > 0 && kill(supervisor, 0) == 0 }
+    public var isSupervisorAlive: Bool { supervisor > 0 && Self.isRunning(supervisor) }
+
+    /// `kill(pid, 0)` also succeeds for a process that has exited but whose parent
+    /// has not reaped it yet: a program that started `trellis up` and waits for
+    /// `trellis down` to return before reaping it (Python's `subprocess`, for one)
+    /// had `down` wait its whole timeout for a supervisor long gone. On Linux
+    /// /proc says whether it is such a zombie.
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        #if os(Linux)
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return true }
+        // "pid (comm) S …": the state follows the command name, which may hold spaces.
+        let state = stat[stat.index(after: close)...].first { $0 != " " }
+        return state != "Z" && state != "X"
+        #else
+        return true
+        #endif
+    }
 }
 
 public enum SessionStateError: Error, CustomStringConvertible {

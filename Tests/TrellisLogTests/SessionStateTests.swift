@@ -10,6 +10,27 @@ import Testing
         return try RunDirectory.create(session: "s", root: root)
     }
 
+    #if os(Linux)
+    /// `trellis down` waited its whole 20 s when the supervisor's parent (pytest's
+    /// `subprocess`) had not reaped it yet: an exited process is not alive.
+    @Test func aSupervisorThatExitedButIsNotReapedIsNotAlive() throws {
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { for a in argv { free(a) } }
+        #expect(posix_spawn(&pid, "/bin/true", nil, nil, argv, environ) == 0)
+        var state = SessionState(supervisor: pid, scene: "s.yaml", state: "running", members: [])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while state.isSupervisorAlive && ContinuousClock.now < deadline { usleep(10_000) }
+        #expect(!state.isSupervisorAlive, "an exited, unreaped process counted as alive")
+        #expect(kill(pid, 0) == 0, "the process must still be a zombie for this test to mean anything")
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, 0) == pid)
+        #expect(!state.isSupervisorAlive)
+        state.supervisor = getpid()
+        #expect(state.isSupervisorAlive)
+    }
+    #endif
+
     @Test func aWrittenStateReadsBackWhole() throws {
         let run = try runDirectory()
         defer { try? FileManager.default.removeItem(atPath: (run.path as NSString).deletingLastPathComponent) }
