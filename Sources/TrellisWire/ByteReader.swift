@@ -1,11 +1,15 @@
 /// Reads little-endian fields from a body, throwing `WireError` on truncation or
 /// on a value outside the protocol.
+///
+/// It reads the body where it lies (a link's receive buffer, or an array's
+/// storage), so it lives only as long as the call that made it: every value it
+/// returns is a copy.
 struct ByteReader {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private(set) var offset = 0
     private let kind: MessageKind
 
-    init(_ bytes: [UInt8], kind: MessageKind) {
+    init(_ bytes: UnsafeRawBufferPointer, kind: MessageKind) {
         self.bytes = bytes
         self.kind = kind
     }
@@ -22,25 +26,24 @@ struct ByteReader {
 
     mutating func u8(_ field: StaticString) throws -> UInt8 { bytes[try take(1, field)] }
     mutating func u16(_ field: StaticString) throws -> UInt16 {
-        let at = try take(2, field)
-        return UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8
+        UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: try take(2, field), as: UInt16.self))
     }
     mutating func u32(_ field: StaticString) throws -> UInt32 {
-        let at = try take(4, field)
-        var v: UInt32 = 0
-        for i in 0..<4 { v |= UInt32(bytes[at + i]) << UInt32(8 * i) }
-        return v
+        UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: try take(4, field), as: UInt32.self))
     }
     mutating func u64(_ field: StaticString) throws -> UInt64 {
-        let at = try take(8, field)
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(bytes[at + i]) << UInt64(8 * i) }
-        return v
+        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: try take(8, field), as: UInt64.self))
     }
     mutating func i32(_ field: StaticString) throws -> Int32 { Int32(bitPattern: try u32(field)) }
     mutating func raw(_ n: Int, _ field: StaticString) throws -> [UInt8] {
         let at = try take(n, field)
         return Array(bytes[at..<at + n])
+    }
+
+    /// The next `n` bytes where they lie, valid as long as the reader.
+    mutating func view(_ n: Int, _ field: StaticString) throws -> UnsafeRawBufferPointer {
+        let at = try take(n, field)
+        return UnsafeRawBufferPointer(rebasing: bytes[at..<at + n])
     }
 
     mutating func bool(_ field: StaticString) throws -> Bool {
@@ -65,12 +68,10 @@ struct ByteReader {
 
     mutating func utf8(length: Int, max: Int, _ field: StaticString) throws -> String {
         guard length <= max else { throw invalid("\(field) is \(length) bytes, more than \(max)") }
-        let at = try take(length, field)
         // Validate in place, without the intermediate array and the generic
         // `String(validating:)` path (5% of a link's receive in the benchmark):
         // ASCII, the common case, needs no further check.
-        let s = bytes.withUnsafeBufferPointer { all -> String? in
-            let text = UnsafeBufferPointer(rebasing: all[at..<at + length])
+        let s = try view(length, field).withMemoryRebound(to: UInt8.self) { text -> String? in
             var ascii = true
             for b in text where b >= 0x80 { ascii = false; break }
             return ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
@@ -82,7 +83,8 @@ struct ByteReader {
     mutating func shortID(_ field: StaticString) throws -> ControllerID? {
         let n = Int(try u8(field))
         if n == 0 { return nil }
-        guard let id = ControllerID(bytes: try raw(n, field)) else { throw invalid("\(field) is not a valid controller id") }
+        let id = try view(n, field).withMemoryRebound(to: UInt8.self) { ControllerID(validating: $0) }
+        guard let id else { throw invalid("\(field) is not a valid controller id") }
         return id
     }
 

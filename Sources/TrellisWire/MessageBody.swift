@@ -69,6 +69,12 @@ extension Message {
 
     /// Decodes a body of a known kind; the size bound has already been checked.
     public static func decodeBody(kind: MessageKind, _ body: [UInt8]) throws(WireError) -> Message {
+        try body.withUnsafeBytes { bytes in Result { () throws(WireError) in try decodeBody(kind: kind, bytes) } }.get()
+    }
+
+    /// Decodes a body where it lies (a receive buffer); the message holds no
+    /// reference to `body` afterwards.
+    public static func decodeBody(kind: MessageKind, _ body: UnsafeRawBufferPointer) throws(WireError) -> Message {
         do {
             var r = ByteReader(body, kind: kind)
             let message = try decode(kind, &r)

@@ -19,22 +19,25 @@ public enum WireCodec {
         return bytes
     }
 
-    /// Replaces `bytes` with the header of `e`, reusing its storage: a link encodes
-    /// every message it sends into the same buffer.
-    /// Stores the fields in place rather than appending byte by byte: this runs for
-    /// every message sent.
+    /// Replaces `bytes` with the header of `e`, reusing its storage.
     public static func encodeHeader(_ e: Envelope, into bytes: inout [UInt8]) {
         if bytes.count != headerSize { bytes = [UInt8](repeating: 0, count: headerSize) }
-        bytes.withUnsafeMutableBytes { p in
-            p.storeBytes(of: e.kind.rawValue.littleEndian, toByteOffset: 0, as: UInt16.self)
-            p.storeBytes(of: e.flags.rawValue.littleEndian, toByteOffset: 2, as: UInt16.self)
-            p.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
-            p.storeBytes(of: e.sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
-            p.storeBytes(of: e.trace.littleEndian, toByteOffset: 16, as: UInt64.self)
-            p.storeBytes(of: e.correlation.littleEndian, toByteOffset: 24, as: UInt64.self)
-            storePaddedID(e.source, into: UnsafeMutableRawBufferPointer(rebasing: p[32..<64]))
-            storePaddedID(e.target, into: UnsafeMutableRawBufferPointer(rebasing: p[64..<96]))
-        }
+        bytes.withUnsafeMutableBytes { encodeHeader(e, into: $0) }
+    }
+
+    /// Writes the header of `e` into `p`, `headerSize` bytes: a link encodes every
+    /// message it sends into the same buffer. Stores the fields in place rather
+    /// than appending byte by byte: this runs for every message sent.
+    public static func encodeHeader(_ e: Envelope, into p: UnsafeMutableRawBufferPointer) {
+        precondition(p.count == headerSize, "a header is \(headerSize) bytes")
+        p.storeBytes(of: e.kind.rawValue.littleEndian, toByteOffset: 0, as: UInt16.self)
+        p.storeBytes(of: e.flags.rawValue.littleEndian, toByteOffset: 2, as: UInt16.self)
+        p.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)
+        p.storeBytes(of: e.sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
+        p.storeBytes(of: e.trace.littleEndian, toByteOffset: 16, as: UInt64.self)
+        p.storeBytes(of: e.correlation.littleEndian, toByteOffset: 24, as: UInt64.self)
+        storePaddedID(e.source, into: UnsafeMutableRawBufferPointer(rebasing: p[32..<64]))
+        storePaddedID(e.target, into: UnsafeMutableRawBufferPointer(rebasing: p[64..<96]))
     }
 
     /// An id's bytes followed by zeros up to `ControllerID.maxLength`.
@@ -51,17 +54,37 @@ public enum WireCodec {
         guard frames.count - first == frameCount else {
             throw Rejection(.malformedFrames, "expected \(frameCount) frames (delimiter, protocol, header, body), got \(frames.count - first)")
         }
-        guard frames[first].isEmpty else {
-            throw Rejection(.malformedFrames, "the first frame must be the empty delimiter, got \(frames[first].count) bytes")
+        var ids = ControllerIDCache()
+        return try frames[first].withUnsafeBytes { delimiter in
+            frames[first + 1].withUnsafeBytes { proto in
+                frames[first + 2].withUnsafeBytes { header in
+                    frames[first + 3].withUnsafeBytes { body in
+                        Result { () throws(Rejection) in
+                            try decode(delimiter: delimiter, protocolFrame: proto, header: header, body: body, ids: &ids)
+                        }
+                    }
+                }
+            }
+        }.get()
+    }
+
+    /// Decodes one message from its four frames where they lie (a link's receive
+    /// buffers), or says exactly why not. `ids` keeps the ids of the fields read,
+    /// so that a link reading the same peers again builds none of them again.
+    public static func decode(
+        delimiter: UnsafeRawBufferPointer, protocolFrame proto: UnsafeRawBufferPointer, header headerFrame: UnsafeRawBufferPointer,
+        body: UnsafeRawBufferPointer, ids: inout ControllerIDCache
+    ) throws(Rejection) -> Envelope {
+        guard delimiter.isEmpty else {
+            throw Rejection(.malformedFrames, "the first frame must be the empty delimiter, got \(delimiter.count) bytes")
         }
-        let proto = frames[first + 1]
         guard proto.count == protocolFrame.count, proto.prefix(3).elementsEqual(protocolFrame.prefix(3)) else {
             throw Rejection(.malformedFrames, "the protocol frame is not \"TRL\" and a version byte")
         }
         guard proto[3] == version else {
             throw Rejection(.unsupportedVersion, "protocol version \(proto[3]) is not supported; this peer speaks \(version)")
         }
-        let header = try WireHeader(decoding: frames[first + 2])
+        let header = try WireHeader(decoding: headerFrame, ids: &ids)
         guard let kind = MessageKind(rawValue: header.kind) else {
             throw Rejection(.unknownKind, "message kind \(header.kind) is unknown", header: header)
         }
@@ -69,7 +92,6 @@ public enum WireCodec {
         guard EnvelopeFlags.known.isSuperset(of: flags) else {
             throw Rejection(.unsupportedFlags, "flag bits 0x\(String(header.flags, radix: 16)) are not supported", header: header)
         }
-        let body = frames[first + 3]
         guard body.count <= kind.maxBodySize else {
             throw Rejection(.oversizedBody, "\(kind.name) body is \(body.count) bytes, at most \(kind.maxBodySize) allowed", header: header)
         }
@@ -106,37 +128,28 @@ public struct WireHeader: Sendable, Equatable {
         target = e.target
     }
 
-    init(decoding bytes: [UInt8]) throws(Rejection) {
+    init(decoding bytes: UnsafeRawBufferPointer, ids: inout ControllerIDCache) throws(Rejection) {
         guard bytes.count == WireCodec.headerSize else {
             throw Rejection(.malformedHeader, "header is \(bytes.count) bytes, expected \(WireCodec.headerSize)")
         }
-        func u64(_ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << UInt64(8 * $1) } }
-        kind = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
-        flags = UInt16(bytes[2]) | UInt16(bytes[3]) << 8
-        guard bytes[4..<8].allSatisfy({ $0 == 0 }) else {
+        func u16(_ at: Int) -> UInt16 { UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt16.self)) }
+        func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        kind = u16(0)
+        flags = u16(2)
+        guard bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self) == 0 else {
             throw Rejection(.malformedHeader, "reserved header bytes 4…7 are not zero")
         }
         sequence = u64(8)
         trace = u64(16)
         correlation = u64(24)
-        guard let source = Self.id(bytes[32..<64]) else {
+        guard let source = ids.id(inField: UnsafeRawBufferPointer(rebasing: bytes[32..<64])) else {
             throw Rejection(.malformedHeader, "source is not a valid controller id")
         }
-        guard let target = Self.id(bytes[64..<96]) else {
+        guard let target = ids.id(inField: UnsafeRawBufferPointer(rebasing: bytes[64..<96])) else {
             throw Rejection(.malformedHeader, "target is not a valid controller id")
         }
         self.source = source
         self.target = target
-    }
-
-    /// An id padded with zeros: the bytes before the first zero, all zeros after it.
-    private static func id(_ field: ArraySlice<UInt8>) -> ControllerID? {
-        field.withUnsafeBufferPointer { buf -> ControllerID? in
-            var end = 0
-            while end < buf.count && buf[end] != 0 { end += 1 }
-            for i in end..<buf.count where buf[i] != 0 { return nil }
-            return ControllerID(validating: UnsafeBufferPointer(rebasing: buf[0..<end]))
-        }
     }
 }
 
