@@ -55,11 +55,12 @@ public actor Link {
     /// Set when the message being handled resumed a waiting `request`.
     private var resumedWaiter = false
 
-    /// The frames of the message being received, refilled in place for each one.
-    private var incoming: [[UInt8]] = []
-    /// The frames of the message being sent: routing id (parent end only),
-    /// delimiter, protocol, header, body; refilled in place for each one.
-    private var outgoing: [[UInt8]] = [[], [], WireCodec.protocolFrame, [], []]
+    /// The ids of the peers this end hears from, so receiving builds none anew.
+    private var knownIDs = ControllerIDCache()
+    /// The header and body of the message being sent, encoded in place for each
+    /// one: sending allocates nothing of its own.
+    private var outgoingHeader = [UInt8](repeating: 0, count: WireCodec.headerSize)
+    private var outgoingBody: [UInt8] = []
 
     private struct PeerState {
         var lastHeard: UInt64
@@ -319,14 +320,16 @@ public actor Link {
             throw .dropped("no such peer \(e.target)")
         }
         guard let socket else { throw .closed }
-        let first = role == .parent ? 0 : 1
-        if role == .parent {
-            outgoing[0].removeAll(keepingCapacity: true)
-            outgoing[0].append(contentsOf: e.target.rawValue.utf8)
-        }
-        let bytes = encodeOutgoing(e, from: first)
+        var routingID = role == .parent ? e.target.rawValue : ""
+        let bytes = encodeOutgoing(e) + routingID.utf8.count
         do {
-            try socket.send(outgoing, from: first)
+            if role == .parent {
+                // A ROUTER sends to the peer the first frame names.
+                try routingID.withUTF8 { id in
+                    Result { () throws(ZMQError) in try socket.send(frame: UnsafeRawBufferPointer(id), more: true) }
+                }.get()
+            }
+            try sendOutgoing(on: socket)
             record(e, outcome: .sent, bytes: bytes)
         } catch {
             let reason =
@@ -336,14 +339,21 @@ public actor Link {
         }
     }
 
-    /// Encodes `e` into the reused `outgoing` frames; returns the bytes of
-    /// `outgoing[first...]`, which the caller has given its routing id if any.
-    private func encodeOutgoing(_ e: Envelope, from first: Int) -> Int {
-        WireCodec.encodeHeader(e, into: &outgoing[3])
-        e.message.encodeBody(into: &outgoing[4])
-        var bytes = 0
-        for i in first..<outgoing.count { bytes += outgoing[i].count }
-        return bytes
+    /// Encodes `e` into the outgoing header and body; returns the bytes of its
+    /// frames after the routing id.
+    private func encodeOutgoing(_ e: Envelope) -> Int {
+        outgoingHeader.withUnsafeMutableBytes { WireCodec.encodeHeader(e, into: $0) }
+        e.message.encodeBody(into: &outgoingBody)
+        return WireCodec.protocolFrame.count + WireCodec.headerSize + outgoingBody.count
+    }
+
+    /// Sends the frames after the routing id: the empty delimiter, the protocol,
+    /// and the header and body `encodeOutgoing` wrote.
+    private func sendOutgoing(on socket: ZMQSocket) throws(ZMQError) {
+        try socket.send(frame: UnsafeRawBufferPointer(start: nil, count: 0), more: true)
+        try socket.send(frame: WireCodec.protocolFrame, more: true)
+        try socket.send(frame: outgoingHeader, more: true)
+        try socket.send(frame: outgoingBody, more: false)
     }
 
     private func localPeer(_ target: ControllerID) -> Link? {
@@ -357,17 +367,22 @@ public actor Link {
         guard let socket else { return }
         var handled = 0
         while handled < options.receiveBatch {
-            let count: Int?
+            let received: Received?
             do {
-                count = try socket.receive(into: &incoming)
+                received = try socket.receive { decode($0) }
             } catch {
                 logEvent("receive failed: \(error)")
                 return
             }
-            guard let count else { return }
+            guard let received else { return }
             handled += 1
             resumedWaiter = false
-            receiveIncoming(count: count)
+            // Dispatched once the frames are let go: a handler may run a nested loop
+            // that receives again.
+            switch received {
+            case .message(let envelope, let bytes): accept(envelope, bytes: bytes, via: via)
+            case .rejected(let rejection, let routingID, let bytes): reject(rejection, routingID: routingID, bytes: bytes, via: via)
+            }
             // A waiting request was answered: let the loop run its task now rather
             // than after one more receive, which in libzmq costs system calls even
             // when nothing is waiting. The socket is left unsettled, so the loop
@@ -376,29 +391,36 @@ public actor Link {
         }
     }
 
-    /// Decodes and dispatches the message just received into `incoming`.
-    private func receiveIncoming(count: Int) {
-        let frames = incoming
+    /// A message received: decoded, or why not.
+    private enum Received {
+        case message(Envelope, bytes: Int)
+        /// `routingID`: on a parent end, the connection's, which names the sender.
+        case rejected(Rejection, routingID: [UInt8]?, bytes: Int)
+    }
+
+    /// Decodes a message where the socket received it.
+    private func decode(_ frames: ReceivedFrames) -> Received {
         let first = role == .parent ? 1 : 0
-        let routingID: [UInt8]? = role == .parent ? frames.first : nil
-        var bytes = 0
-        for frame in frames { bytes += frame.count }
+        let bytes = frames.byteCount
+        // On a parent end, the routing id ROUTER put first names the sender.
+        let routingID = role == .parent ? frames[0] : nil
         do throws(Rejection) {
             let expected = WireCodec.frameCount + first
-            guard count == expected, frames.count == expected else {
-                throw Rejection(.malformedFrames, "expected \(expected) frames, got \(count)")
+            guard frames.count == expected else {
+                throw Rejection(.malformedFrames, "expected \(expected) frames, got \(frames.count)")
             }
-            let envelope = try WireCodec.decode(frames, from: first)
+            let envelope = try WireCodec.decode(
+                delimiter: frames[first], protocolFrame: frames[first + 1], header: frames[first + 2],
+                body: frames[first + 3], ids: &knownIDs)
             if let routingID, !envelope.source.rawValue.utf8.elementsEqual(routingID) {
-                let header = WireHeader(envelope)
-                let sender = ControllerID(bytes: routingID)
                 throw Rejection(
-                    .malformedHeader, "source \(envelope.source) is not the connection's routing id \(sender?.rawValue ?? "(binary)")",
-                    header: header)
+                    .malformedHeader,
+                    "source \(envelope.source) is not the connection's routing id \(ControllerID(bytes: routingID)?.rawValue ?? "(binary)")",
+                    header: WireHeader(envelope))
             }
-            accept(envelope, bytes: bytes, via: via)
+            return .message(envelope, bytes: bytes)
         } catch {
-            reject(error, routingID: routingID, sender: routingID.flatMap { ControllerID(bytes: $0) }, bytes: bytes, via: via)
+            return .rejected(error, routingID: routingID.map { Array($0) }, bytes: bytes)
         }
     }
 
@@ -461,7 +483,8 @@ public actor Link {
         }
     }
 
-    private func reject(_ r: Rejection, routingID: [UInt8]?, sender: ControllerID?, bytes: Int, via: String) {
+    private func reject(_ r: Rejection, routingID: [UInt8]?, bytes: Int, via: String) {
+        let sender = routingID.flatMap { ControllerID(bytes: $0) }
         let header = r.header
         let kindName = header.map { MessageKind(rawValue: $0.kind)?.name ?? "kind-\($0.kind)" } ?? "?"
         let source = header?.source.rawValue ?? sender?.rawValue ?? "-"
@@ -478,11 +501,10 @@ public actor Link {
             sequence: sequence, trace: header?.trace ?? 0, correlation: header?.sequence ?? 0, source: id,
             target: sender ?? header?.source ?? Self.unknownPeer, message: .error(r.error))
         guard let socket else { return }
-        let first = routingID == nil ? 1 : 0
-        if let routingID { outgoing[0] = routingID }
-        let bytes = encodeOutgoing(reply, from: first)
+        let bytes = encodeOutgoing(reply) + (routingID?.count ?? 0)
         do {
-            try socket.send(outgoing, from: first)
+            if let routingID { try socket.send(frame: routingID, more: true) }
+            try sendOutgoing(on: socket)
             record(reply, outcome: .sent, bytes: bytes)
         } catch {
             record(reply, outcome: .dropped, bytes: 0, reason: "\(error)")

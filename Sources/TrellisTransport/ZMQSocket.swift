@@ -18,18 +18,20 @@ public final class ZMQSocket {
 
     private var handle: UnsafeMutableRawPointer?
     private let context: ZMQContext
-    /// Reused for every receive; heap-allocated once so the `zmq_msg_t` is never
-    /// copied by value (libzmq forbids it).
-    private let message: UnsafeMutablePointer<zmq_msg_t>
+    /// One `zmq_msg_t` per frame kept, plus one for the frames beyond them,
+    /// reused for every receive: heap-allocated once so that no `zmq_msg_t` is
+    /// ever copied by value (libzmq forbids it). A receive leaves libzmq's buffers
+    /// in them, to be read in place.
+    private let messages: UnsafeMutablePointer<zmq_msg_t>
     /// Frames beyond this many in one message are consumed and counted, not kept.
-    public var maxFrames = 8
+    public static let maxFrames = 8
 
     public init(_ kind: Kind, context: ZMQContext = .shared) throws(ZMQError) {
         guard let h = zmq_socket(context.handle, kind.raw) else { throw ZMQError("zmq_socket") }
         handle = h
         self.context = context
-        message = .allocate(capacity: 1)
-        zmq_msg_init(message)
+        messages = .allocate(capacity: Self.maxFrames + 1)
+        for i in 0...Self.maxFrames { zmq_msg_init(messages + i) }
         context.socketOpened()
         // Never let a forgotten message hold up zmq_ctx_term forever.
         try set(ZMQ_LINGER, Int32(200))
@@ -121,33 +123,40 @@ public final class ZMQSocket {
         try send(frames, from: 0, blocking: blocking)
     }
 
-    /// Sends `frames[first...]` as one message: a link keeps the frames it sends in
-    /// one reused array, and skips the routing-id slot when it has no peer to name.
+    /// Sends `frames[first...]` as one message.
     public func send(_ frames: [[UInt8]], from first: Int, blocking: Bool = false) throws(ZMQError) {
+        for i in first..<frames.count { try send(frame: frames[i], more: i < frames.count - 1, blocking: blocking) }
+    }
+
+    /// Sends one frame of a message; `more` when frames of the same message follow.
+    public func send(frame: [UInt8], more: Bool, blocking: Bool = false) throws(ZMQError) {
+        try frame.withUnsafeBytes { p in
+            Result { () throws(ZMQError) in try send(frame: p, more: more, blocking: blocking) }
+        }.get()
+    }
+
+    /// Sends one frame of a message; `more` when frames of the same message follow.
+    /// libzmq sends a multipart message atomically: if its first frame is refused,
+    /// nothing was queued, and once the first is accepted so are the others.
+    public func send(frame: UnsafeRawBufferPointer, more: Bool, blocking: Bool = false) throws(ZMQError) {
         settled = false
-        let wait: Int32 = blocking ? 0 : ZMQ_DONTWAIT
-        for i in first..<frames.count {
-            let frame = frames[i]
-            let flags = wait | (i == frames.count - 1 ? 0 : ZMQ_SNDMORE)
-            while true {
-                let rc = frame.withUnsafeBytes { zmq_send(h, $0.baseAddress, $0.count, flags) }
-                if rc >= 0 { break }
-                let e = zmq_errno()
-                if e == EINTR { continue }
-                throw ZMQError("zmq_send", errno: e)
-            }
+        let flags = (blocking ? 0 : ZMQ_DONTWAIT) | (more ? ZMQ_SNDMORE : 0)
+        while zmq_send(h, frame.baseAddress, frame.count, flags) < 0 {
+            let e = zmq_errno()
+            if e != EINTR { throw ZMQError("zmq_send", errno: e) }
         }
     }
 
-    /// Receives one whole message into `frames`, or returns nil if none is waiting.
-    /// Returns how many frames there were; `frames` then holds the first
-    /// `min(count, maxFrames)` of them. The arrays already in `frames` are refilled in
-    /// place, so a caller that keeps `frames` receives without allocating.
-    public func receive(into frames: inout [[UInt8]]) throws(ZMQError) -> Int? {
+    /// Receives one whole message and hands its frames to `body` where libzmq put
+    /// them, without copying; returns what `body` returns, or nil if no message is
+    /// waiting. The frames are valid only inside `body`: a receive decodes what it
+    /// needs and copies nothing else.
+    public func receive<Result>(_ body: (ReceivedFrames) -> Result) throws(ZMQError) -> Result? {
         var count = 0
         settled = false
         while true {
-            if zmq_msg_recv(message, h, count > 0 ? 0 : ZMQ_DONTWAIT) < 0 {
+            let slot = messages + min(count, Self.maxFrames)
+            if zmq_msg_recv(slot, h, count > 0 ? 0 : ZMQ_DONTWAIT) < 0 {
                 let e = zmq_errno()
                 if e == EINTR { continue }
                 if e == EAGAIN && count == 0 {
@@ -156,20 +165,9 @@ public final class ZMQSocket {
                 }
                 throw ZMQError("zmq_msg_recv", errno: e)
             }
-            if count < maxFrames {
-                let data = UnsafeRawBufferPointer(start: zmq_msg_data(message), count: zmq_msg_size(message))
-                if count < frames.count {
-                    frames[count].removeAll(keepingCapacity: true)
-                    frames[count].append(contentsOf: data)
-                } else {
-                    frames.append(Array(data))
-                }
-            }
             count += 1
-            if zmq_msg_more(message) == 0 {
-                let kept = min(count, maxFrames)
-                if frames.count > kept { frames.removeLast(frames.count - kept) }
-                return count
+            if zmq_msg_more(slot) == 0 {
+                return body(ReceivedFrames(messages: messages, count: count))
             }
         }
     }
@@ -180,10 +178,32 @@ public final class ZMQSocket {
         if let linger { try? set(ZMQ_LINGER, linger) }
         zmq_close(handle)
         self.handle = nil
-        zmq_msg_close(message)
-        message.deallocate()
+        for i in 0...Self.maxFrames { zmq_msg_close(messages + i) }
+        messages.deallocate()
         context.socketClosed()
     }
 
     public var isOpen: Bool { handle != nil }
+}
+
+/// The frames of the message a `ZMQSocket` just received, read in place.
+public struct ReceivedFrames {
+    fileprivate let messages: UnsafeMutablePointer<zmq_msg_t>
+
+    /// How many frames the message had, kept or not.
+    public let count: Int
+
+    /// How many of them can be read: at most `ZMQSocket.maxFrames`.
+    public var kept: Int { min(count, ZMQSocket.maxFrames) }
+
+    /// Frame `i` (below `kept`), valid while the `receive` that made these frames runs.
+    public subscript(i: Int) -> UnsafeRawBufferPointer {
+        precondition(i >= 0 && i < kept, "frame \(i) of \(kept) kept")
+        return UnsafeRawBufferPointer(start: zmq_msg_data(messages + i), count: zmq_msg_size(messages + i))
+    }
+
+    /// The bytes of the frames kept.
+    public var byteCount: Int {
+        (0..<kept).reduce(0) { $0 + zmq_msg_size(messages + $1) }
+    }
 }
