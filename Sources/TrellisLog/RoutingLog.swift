@@ -17,16 +17,19 @@ public final class RoutingLog: @unchecked Sendable {
     public let path: String?
     private let fd: Int32
     private let lock = ConditionLock()
-    private var pending: [Entry] = []
+    // Unchecked exclusivity for what `record` touches on every link message: `lock`
+    // already makes every access exclusive, and the run-time check cost as much as
+    // taking the lock.
+    @exclusivity(unchecked) private var pending: [Entry] = []
     /// The `at` and `via` of every registered origin, indexed by `Origin.index`.
     private var origins: [(at: String, via: String)] = []
     private var originIndex: [String: UInt32] = [:]
-    private var writerIdle = false
+    @exclusivity(unchecked) private var writerIdle = false
     private var stopping = false
     private var stopped = false
     private var flushWaiters = 0
     private var writtenGeneration: UInt64 = 0
-    private var queuedGeneration: UInt64 = 0
+    @exclusivity(unchecked) private var queuedGeneration: UInt64 = 0
     private let batchInterval: UInt64 = 50_000_000
 
     /// A log that writes nothing, for tools that only read.

@@ -16,7 +16,9 @@ public final class ZMQSocket {
         }
     }
 
-    private var handle: UnsafeMutableRawPointer?
+    // Unchecked exclusivity: the owning thread only reads and assigns these, once
+    // per libzmq call, where a run-time check cost more than the assignment.
+    @exclusivity(unchecked) private var handle: UnsafeMutableRawPointer?
     private let context: ZMQContext
     /// One `zmq_msg_t` per frame kept, plus one for the frames beyond them,
     /// reused for every receive: heap-allocated once so that no `zmq_msg_t` is
@@ -89,7 +91,7 @@ public final class ZMQSocket {
     /// sent or received on this socket: `fileDescriptor` is then armed, and
     /// `hasInput` (a system call in libzmq) need not be asked before sleeping.
     /// Any send or receive may process the socket's commands and swallow the edge.
-    public private(set) var settled = false
+    @exclusivity(unchecked) public private(set) var settled = false
 
     /// What the I/O loop asks before sleeping: is input waiting that
     /// `fileDescriptor` will not announce?
