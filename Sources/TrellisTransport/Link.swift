@@ -326,15 +326,11 @@ public actor Link {
             throw .dropped("no such peer \(e.target)")
         }
         guard let socket else { throw .closed }
-        var routingID = role == .parent ? e.target.rawValue : ""
-        let bytes = encodeOutgoing(e) + routingID.utf8.count
+        // A ROUTER sends to the peer its first frame names.
+        let routingID = role == .parent ? e.target.rawValue : nil
+        let bytes = encodeOutgoing(e) + (routingID?.utf8.count ?? 0)
         do {
-            if role == .parent {
-                // A ROUTER sends to the peer the first frame names.
-                try routingID.withUTF8 { id in
-                    Result { () throws(ZMQError) in try socket.send(frame: UnsafeRawBufferPointer(id), more: true) }
-                }.get()
-            }
+            if let routingID { try socket.send(frame: routingID, more: true) }
             try sendOutgoing(on: socket)
             record(e, outcome: .sent, bytes: bytes)
         } catch {

@@ -122,18 +122,22 @@ public final class ZMQSocket {
     /// `EHOSTUNREACH` for an unknown routing id under `ZMQ_ROUTER_MANDATORY`.
     /// libzmq sends a multipart message atomically: nothing is sent if the first frame fails.
     public func send(_ frames: [[UInt8]], blocking: Bool = false) throws(ZMQError) {
-        try send(frames, from: 0, blocking: blocking)
-    }
-
-    /// Sends `frames[first...]` as one message.
-    public func send(_ frames: [[UInt8]], from first: Int, blocking: Bool = false) throws(ZMQError) {
-        for i in first..<frames.count { try send(frame: frames[i], more: i < frames.count - 1, blocking: blocking) }
+        for (i, frame) in frames.enumerated() { try send(frame: frame, more: i < frames.count - 1, blocking: blocking) }
     }
 
     /// Sends one frame of a message; `more` when frames of the same message follow.
     public func send(frame: [UInt8], more: Bool, blocking: Bool = false) throws(ZMQError) {
         try frame.withUnsafeBytes { p in
             Result { () throws(ZMQError) in try send(frame: p, more: more, blocking: blocking) }
+        }.get()
+    }
+
+    /// Sends a string's UTF-8 as one frame of a message (a routing id), without
+    /// copying it into an array first.
+    public func send(frame text: String, more: Bool, blocking: Bool = false) throws(ZMQError) {
+        var text = text
+        try text.withUTF8 { p in
+            Result { () throws(ZMQError) in try send(frame: UnsafeRawBufferPointer(p), more: more, blocking: blocking) }
         }.get()
     }
 

@@ -35,10 +35,7 @@ struct ByteReader {
         UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: try take(8, field), as: UInt64.self))
     }
     mutating func i32(_ field: StaticString) throws -> Int32 { Int32(bitPattern: try u32(field)) }
-    mutating func raw(_ n: Int, _ field: StaticString) throws -> [UInt8] {
-        let at = try take(n, field)
-        return Array(bytes[at..<at + n])
-    }
+    mutating func raw(_ n: Int, _ field: StaticString) throws -> [UInt8] { Array(try view(n, field)) }
 
     /// The next `n` bytes where they lie, valid as long as the reader.
     mutating func view(_ n: Int, _ field: StaticString) throws -> UnsafeRawBufferPointer {
