@@ -69,21 +69,21 @@ public final class Compositor {
                 // main actor's next turn — on this same thread in the compositor process.
                 loop.onMainActor {
                     let more = box.hostMessagesQueued.subtract(1, ordering: .relaxed).newValue > 0
-                    box.compositor?.fromHost(envelope, moreQueued: more)
+                    box.compositor.run { $0.fromHost(envelope, moreQueued: more) }
                 }
                 return .handled
             },
             onPeer: { event in
-                loop.onMainActor { box.compositor?.peer(event) }
+                loop.onMainActor { box.compositor.run { $0.peer(event) } }
             })
         let control = try await Link.bind(
             id: controlID, endpoint: controlEndpoint, loop: loop, log: log, options: options,
             onMessage: { envelope, _ in
-                loop.onMainActor { box.compositor?.fromClient(envelope) }
+                loop.onMainActor { box.compositor.run { $0.fromClient(envelope) } }
                 return .deferred
             })
         let c = Compositor(rootID: root, size: size, hosts: hosts, control: control, log: log)
-        box.compositor = c
+        box.compositor.attach(c)
         return c
     }
 
@@ -334,9 +334,11 @@ struct TextWaiter {
     let answer: @MainActor (Reply?) -> Void
 }
 
+/// Lets the links' handlers, made before the compositor exists, reach it: what arrives
+/// first waits for it (`UntilAttached`).
 @MainActor
 final class CompositorBox: Sendable {
-    var compositor: Compositor?
+    let compositor = UntilAttached<Compositor>()
     /// Host messages the link's thread handed to the main queue and the main actor has
     /// not applied yet.
     nonisolated let hostMessagesQueued = Atomic<Int>(0)
