@@ -95,8 +95,8 @@ extension Surface {
     /// Applies a frame taken from another surface of the same size, recording the cells it
     /// changes as damage here (a compositor's screen passes them on).
     ///
-    /// A frame is atomic: it is checked whole before any cell changes, and a bad one throws
-    /// `SurfaceError` and leaves the surface as it was. Checked: the size matches; every
+    /// A frame is atomic: a bad one throws `SurfaceError` and leaves the surface as it was,
+    /// its damage included. Checked: the size matches; every
     /// rectangle is inside the surface and has exactly its area in cells; every scalar is
     /// drawable (a continuation marker or a character taking one or two columns); and, in
     /// the surface as it would be, every continuation cell follows a wide character and
@@ -106,7 +106,7 @@ extension Surface {
         guard Int(frame.width) == size.width, Int(frame.height) == size.height else {
             throw SurfaceError("frame \(f) is \(frame.width)×\(frame.height), the surface is \(size)")
         }
-        var next = cells
+        var area = 0
         for (n, d) in frame.damage.enumerated() {
             let r = Rect(d.rect)
             guard r.minX >= 0, r.minY >= 0, r.maxX <= size.width, r.maxY <= size.height else {
@@ -115,48 +115,60 @@ extension Surface {
             guard d.cells.count == d.rect.area else {
                 throw SurfaceError("frame \(f): damage \(n) at \(r) has \(d.cells.count) cells, needs \(d.rect.area)")
             }
+            if let k = d.cells.firstIndex(where: { $0.scalar != Cell.continuation && Self.columns(of: $0.scalar) == 0 }) {
+                let (x, y) = (r.minX + k % r.width, r.minY + k / r.width)
+                throw SurfaceError(
+                    "frame \(f): damage \(n) has \(Self.hex(d.cells[k].scalar)) at (\(x), \(y)), which takes no column")
+            }
+            area += d.cells.count
+        }
+        // Written in place, keeping each cell it replaces: a frame whose wide characters do
+        // not pair up is taken back, and a good one (nearly all) costs no copy of the
+        // surface — a one-row frame used to copy every cell.
+        var replaced: [(index: Int, old: Cell, changed: Bool)] = []
+        replaced.reserveCapacity(area)
+        for d in frame.damage {
+            let r = Rect(d.rect)
             var k = 0
             for y in r.minY..<r.maxY {
-                for x in r.minX..<r.maxX {
+                for i in (y * size.width + r.minX)..<(y * size.width + r.maxX) {
                     let cell = d.cells[k]
                     k += 1
-                    guard cell.scalar == Cell.continuation || Self.columns(of: cell.scalar) > 0 else {
-                        throw SurfaceError(
-                            "frame \(f): damage \(n) has \(Self.hex(cell.scalar)) at (\(x), \(y)), which takes no column")
-                    }
-                    next[y * size.width + x] = cell
+                    replaced.append((i, cells[i], cells[i] != cell))
+                    cells[i] = cell
                 }
             }
         }
-        // Pairs are checked on the result, one column beyond each rectangle, because a
-        // rectangle may complete or break a character whose other half it does not hold;
-        // so the error names the cell, not a rectangle.
+        do {
+            try checkPairs(of: frame)
+        } catch {
+            for r in replaced.reversed() { cells[r.index] = r.old }
+            throw error
+        }
+        for r in replaced where r.changed { tracker.mark(x: r.index % size.width, y: r.index / size.width) }
+    }
+
+    /// After `apply` wrote `frame`: pairs are checked on the result, one column beyond
+    /// each rectangle, because a rectangle may complete or break a character whose other
+    /// half it does not hold; so the error names the cell, not a rectangle.
+    private func checkPairs(of frame: FrameUpdate) throws {
+        let f = frame.number
         for d in frame.damage {
             let r = Rect(d.rect)
             for y in r.minY..<r.maxY {
                 for x in max(0, r.minX - 1)..<min(size.width, r.maxX + 1) {
                     let i = y * size.width + x
-                    if next[i].scalar == Cell.continuation {
-                        guard x > 0, Self.columns(of: next[i - 1].scalar) == 2 else {
+                    if cells[i].scalar == Cell.continuation {
+                        guard x > 0, Self.columns(of: cells[i - 1].scalar) == 2 else {
                             throw SurfaceError(
                                 "frame \(f) leaves a continuation cell at (\(x), \(y)) not after a wide character")
                         }
-                    } else if Self.columns(of: next[i].scalar) == 2 {
-                        guard x + 1 < size.width, next[i + 1].scalar == Cell.continuation else {
+                    } else if Self.columns(of: cells[i].scalar) == 2 {
+                        guard x + 1 < size.width, cells[i + 1].scalar == Cell.continuation else {
                             throw SurfaceError(
                                 "frame \(f) leaves the wide character at (\(x), \(y)) without its continuation cell")
                         }
                     }
-                }
-            }
-        }
-        for d in frame.damage {
-            let r = Rect(d.rect)
-            var k = 0
-            for y in r.minY..<r.maxY {
-                for x in r.minX..<r.maxX {
-                    store(d.cells[k], x: x, y: y)
-                    k += 1
                 }
             }
         }

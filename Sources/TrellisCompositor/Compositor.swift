@@ -195,6 +195,8 @@ public final class Compositor {
         let now = MonotonicClock.nanoseconds()
         tree.compose(into: &screen, now: now)
         onScreen?(screen)
+        // Read before the log lines below: they are bookkeeping, not composing.
+        let composedAt = MonotonicClock.nanoseconds()
         // The last hop of a traced input: the frame it caused is on the screen.
         for (trace, source) in composedTraces {
             log.record(RoutingRecord(
@@ -202,7 +204,7 @@ public final class Compositor {
                 trace: trace, outcome: .event, via: "", detail: "composed"))
         }
         composedTraces.removeAll()
-        if !textWaiters.isEmpty { answerTextWaiters(composedAt: MonotonicClock.nanoseconds()) }
+        if !textWaiters.isEmpty { answerTextWaiters(composedAt: composedAt) }
         if tree.isAnimating(now: now) {
             DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) {
                 MainActor.assumeIsolated { self.setNeedsCompose() }

@@ -16,6 +16,10 @@ import TrellisWire
 /// surface changing size or going silent, a new screen size — composes everything.
 /// `invalidate()` does too, for a caller that composes into a screen it did not compose
 /// into last.
+///
+/// Where the layers go is worked out by the compose that composes everything, and kept:
+/// only what composes everything can change it, so a compose of a few rows reuses it and
+/// only looks up each layer's latest surface.
 public struct SurfaceTree: Sendable {
     /// The surface at the top: the root controller's.
     public var root: ControllerID? { didSet { needsFullCompose = true } }
@@ -30,6 +34,17 @@ public struct SurfaceTree: Sendable {
     private var needsFullCompose = true
     private var composedSize: Size?
     private var wasAnimating = false
+    /// The layers of the last full compose, bottom first, without their content: the
+    /// surfaces stay only in `surfaces`, so that applying a frame does not copy one.
+    private var plan: [PlannedLayer] = []
+
+    private struct PlannedLayer: Sendable {
+        let id: ControllerID
+        let frame: Rect
+        let clip: Rect
+        /// What an unresponsive child's viewport shows instead of its surface.
+        let placeholder: Surface?
+    }
 
     public init(root: ControllerID? = nil) {
         self.root = root
@@ -105,25 +120,24 @@ public struct SurfaceTree: Sendable {
             wasAnimating = animating
             composedSize = screen.size
         }
-        var layers: [Layer] = []
-        var ids: [ControllerID] = []
-        guard let root, let top = surfaces[root] else {
-            Composition.compose([], into: &screen)
-            return
-        }
         let all = Rect(origin: .zero, size: screen.size)
-        layers.append(Layer(surface: top, frame: Rect(origin: .zero, size: top.size), clip: all, z: 0))
-        ids.append(root)
-        collect(in: root, origin: .zero, clip: all, into: &layers, ids: &ids, now: now)
         if full {
-            Composition.compose(layers, into: &screen)
+            plan.removeAll(keepingCapacity: true)
+            guard let root, let top = surfaces[root] else {
+                Composition.compose([], into: &screen)
+                return
+            }
+            plan.append(PlannedLayer(id: root, frame: Rect(origin: .zero, size: top.size), clip: all, placeholder: nil))
+            collect(in: root, origin: .zero, clip: all, now: now)
+            Composition.compose(layers(), into: &screen)
             return
         }
         guard !damaged.isEmpty else { return }
+        let layers = layers()
         // Screen rows the frames changed, through each layer's frame and clip.
         var dirty = [Bool](repeating: false, count: screen.size.height)
-        for (layer, id) in zip(layers, ids) {
-            guard let rects = damaged[id] else { continue }
+        for (layer, planned) in zip(layers, plan) {
+            guard let rects = damaged[planned.id] else { continue }
             for r in rects {
                 guard let shown = layer.screenRows(r.minY..<r.maxY)?.clamped(to: all.minY..<all.maxY) else { continue }
                 for y in shown { dirty[y] = true }
@@ -132,22 +146,25 @@ public struct SurfaceTree: Sendable {
         Composition.compose(layers, into: &screen, rows: dirty)
     }
 
-    private func collect(
-        in container: ControllerID, origin: Point, clip: Rect, into layers: inout [Layer], ids: inout [ControllerID], now: UInt64
-    ) {
+    /// The plan's layers with each surface's latest content, z in plan order.
+    private func layers() -> [Layer] {
+        plan.enumerated().map { z, p in
+            Layer(surface: p.placeholder ?? surfaces[p.id] ?? Surface(size: .zero), frame: p.frame, clip: p.clip, z: z)
+        }
+    }
+
+    /// Adds the layers placed in `container`, and theirs in turn, to the plan.
+    private mutating func collect(in container: ControllerID, origin: Point, clip: Rect, now: UInt64) {
         let children = placements.filter { $0.value.container == container && $0.value.placement.visible }
             .sorted { ($0.value.placement.z, $0.key) < ($1.value.placement.z, $1.key) }
         for (id, entry) in children {
             let p = entry.placement
             let frame = currentFrame(of: id, placed: Rect(p.frame), now: now).offsetBy(dx: origin.x, dy: origin.y)
             let layerClip = Rect(p.clip).offsetBy(dx: origin.x, dy: origin.y).intersection(clip).intersection(frame)
-            let surface = unresponsive.contains(id) ? Self.placeholder(for: id, size: frame.size)
-                : surfaces[id] ?? Surface(size: .zero)
-            layers.append(Layer(surface: surface, frame: frame, clip: layerClip, z: layers.count))
-            ids.append(id)
-            if !unresponsive.contains(id) {
-                collect(in: id, origin: frame.origin, clip: layerClip, into: &layers, ids: &ids, now: now)
-            }
+            let silent = unresponsive.contains(id)
+            plan.append(PlannedLayer(
+                id: id, frame: frame, clip: layerClip, placeholder: silent ? Self.placeholder(for: id, size: frame.size) : nil))
+            if !silent { collect(in: id, origin: frame.origin, clip: layerClip, now: now) }
         }
     }
 

@@ -54,6 +54,81 @@ struct IncrementalComposeTests {
         }
     }
 
+    /// The layers' places are worked out by a full compose and kept for the composes of a
+    /// few rows after it: every other change to the tree must be seen by the next compose.
+    /// Each screen is checked against a tree built afresh from the same state, which has
+    /// nothing kept to go stale.
+    @Test func theKeptLayerPlacesFollowEveryChangeToTheTree() throws {
+        var rng = SplitMix(seed: 7)
+        var tree = Self.tree()
+        var placements: [ControllerID: (Placement, by: ControllerID)] = [
+            "A": (Placement(surface: "A", frame: CellRect(x: 2, y: 1, width: 16, height: 8), z: 0,
+                            clip: CellRect(x: 0, y: 0, width: 16, height: 8), visible: true), "Root"),
+            "B": (Placement(surface: "B", frame: CellRect(x: 11, y: 4, width: 15, height: 7), z: 1,
+                            clip: CellRect(x: 11, y: 4, width: 15, height: 7), visible: true), "Root"),
+            "C": (Placement(surface: "C", frame: CellRect(x: 9, y: 5, width: 10, height: 5), z: 0,
+                            clip: CellRect(x: 9, y: 5, width: 10, height: 5), visible: true), "A"),
+        ]
+        var silent: Set<ControllerID> = []
+        var hosts: [ControllerID: Surface] = [:]
+        for (id, size) in Self.sizes {
+            var host = Surface(size: size)
+            host.damageAll()
+            try tree.apply(host.takeFrame(number: 0)!, from: id)
+            hosts[id] = host
+        }
+        var screen = Surface(size: Self.screenSize)
+        let ids = Array(Self.sizes.keys).sorted()
+        let children: [ControllerID] = ["A", "B", "C"]
+        for step in 0..<400 {
+            let child = children[Int(rng.next() % 3)]
+            let change: String
+            switch rng.next() % 10 {
+            case 0:
+                change = "\(child) placed elsewhere"
+                let size = Self.sizes[child]!
+                let frame = CellRect(x: Int32(rng.next() % 12), y: Int32(rng.next() % 6),
+                                     width: UInt16(size.width), height: UInt16(size.height))
+                let p = Placement(surface: child, frame: frame, z: Int32(rng.next() % 3), clip: frame, visible: rng.next() % 4 != 0)
+                placements[child] = (p, placements[child]!.by)
+                tree.place(p, by: placements[child]!.by)
+            case 1:
+                let stops = rng.next() % 2 == 0
+                change = "\(child) \(stops ? "silent" : "back")"
+                if stops { silent.insert(child) } else { silent.remove(child) }
+                tree.markUnresponsive(child, stops)
+            default:
+                let id = ids[Int(rng.next() % 4)]
+                change = "a frame from \(id)"
+                var host = hosts[id]!
+                let p = Point(x: Int(rng.next() % UInt64(host.size.width)), y: Int(rng.next() % UInt64(host.size.height)))
+                host.put(["k", "語", "z"][Int(rng.next() % 3)], at: p, style: Style(foreground: .indexed(UInt8(rng.next() % 8))))
+                if let frame = host.takeFrame(number: UInt32(step)) {
+                    try tree.apply(frame, from: id)
+                    silent.remove(id)
+                }
+                hosts[id] = host
+            }
+            tree.compose(into: &screen)
+
+            var fresh = SurfaceTree(root: "Root")
+            for (p, by) in placements.values { fresh.place(p, by: by) }
+            for (id, host) in hosts {
+                var whole = Surface(size: host.size)
+                whole.damageAll()
+                whole.blit(host, at: .zero)
+                try fresh.apply(whole.takeFrame(number: 1)!, from: id)
+            }
+            // After the frames: a frame from a silent child says it is back.
+            for id in silent { fresh.markUnresponsive(id, true) }
+            var expected = Surface(size: Self.screenSize)
+            fresh.compose(into: &expected)
+            let same = screen == expected
+            #expect(same, "step \(step), after \(change): composed\n\(screen.text)\nwhere a tree built afresh gives\n\(expected.text)")
+            if !same { return }
+        }
+    }
+
     @Test func aPlacementChangeComposesEverything() throws {
         var tree = Self.tree()
         var root = Surface(size: Self.screenSize)
