@@ -125,7 +125,7 @@ extension Surface {
         // Written in place, keeping each cell it replaces: a frame whose wide characters do
         // not pair up is taken back, and a good one (nearly all) costs no copy of the
         // surface — a one-row frame used to copy every cell.
-        var replaced: [(index: Int, old: Cell, changed: Bool)] = []
+        var replaced: [(index: Int, old: Cell)] = []
         replaced.reserveCapacity(area)
         for d in frame.damage {
             let r = Rect(d.rect)
@@ -134,7 +134,7 @@ extension Surface {
                 for i in (y * size.width + r.minX)..<(y * size.width + r.maxX) {
                     let cell = d.cells[k]
                     k += 1
-                    replaced.append((i, cells[i], cells[i] != cell))
+                    replaced.append((i, cells[i]))
                     cells[i] = cell
                 }
             }
@@ -145,7 +145,9 @@ extension Surface {
             for r in replaced.reversed() { cells[r.index] = r.old }
             throw error
         }
-        for r in replaced where r.changed { tracker.mark(x: r.index % size.width, y: r.index / size.width) }
+        // A cell written more than once changed if any write changed it, which is when
+        // any value it held before a write differs from the one it holds now.
+        for r in replaced where cells[r.index] != r.old { tracker.mark(x: r.index % size.width, y: r.index / size.width) }
     }
 
     /// After `apply` wrote `frame`: pairs are checked on the result, one column beyond

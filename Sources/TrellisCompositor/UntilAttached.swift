@@ -20,8 +20,7 @@ final class UntilAttached<Target: AnyObject> {
     /// The target exists: what waited for it runs, in the order it came — work queued
     /// while that runs included, after it.
     func attach(_ target: Target) {
-        precondition(self.target == nil && !attaching, "UntilAttached: attached twice")
-        attaching = true
+        precondition(self.target == nil, "UntilAttached: attached twice")
         var next = 0
         while next < waiting.count {
             waiting[next](target)
@@ -30,5 +29,4 @@ final class UntilAttached<Target: AnyObject> {
         waiting = []
         self.target = target
     }
-    private var attaching = false
 }

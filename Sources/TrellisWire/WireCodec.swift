@@ -13,16 +13,11 @@ public enum WireCodec {
         [[], protocolFrame, encodeHeader(envelope), envelope.message.encodeBody()]
     }
 
+    /// The header of `e` in a new array.
     public static func encodeHeader(_ e: Envelope) -> [UInt8] {
-        var bytes: [UInt8] = []
-        encodeHeader(e, into: &bytes)
-        return bytes
-    }
-
-    /// Replaces `bytes` with the header of `e`, reusing its storage.
-    public static func encodeHeader(_ e: Envelope, into bytes: inout [UInt8]) {
-        if bytes.count != headerSize { bytes = [UInt8](repeating: 0, count: headerSize) }
+        var bytes = [UInt8](repeating: 0, count: headerSize)
         bytes.withUnsafeMutableBytes { encodeHeader(e, into: $0) }
+        return bytes
     }
 
     /// Writes the header of `e` into `p`, `headerSize` bytes: a link encodes every
