@@ -78,9 +78,6 @@ public final class IOThreadPlacement: Sendable {
     /// The CPU the I/O threads are pinned to, or nil while they are free.
     public var pinnedCPU: Int32? { state.withLock { $0.pinnedCPU } }
 
-    /// Why the I/O threads could not be moved, if they could not.
-    public var failure: String? { state.withLock { $0.failure } }
-
     /// The kernel thread ids of the context's I/O threads, as found in /proc.
     public var ioThreadIDs: [Int32] { state.withLock { $0.threads.isEmpty ? findThreads() : $0.threads } }
 
