@@ -307,7 +307,9 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         followCPU()
     }
 
-    /// After a wake-up: the kernel may have put this thread on another CPU.
+    /// Before sleeping: the kernel may have put this thread on another CPU since the
+    /// last time. Asked then rather than at the wake-up, so that moving the I/O threads
+    /// (a system call) never delays the message that woke the loop.
     /// `sched_getcpu` reads what the kernel keeps for the thread, no system call.
     private func followCPU() {
         let cpu = trellis_current_cpu()
@@ -406,6 +408,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
                 return true
             }
             guard sleep else { continue }
+            if !ledPlacements.isEmpty { followCPU() }
             pollFDs.removeAll(keepingCapacity: true)
             pollFDs.append(pollfd(fd: wakeFDs.0, events: Int16(POLLIN), revents: 0))
             polled.removeAll(keepingCapacity: true)
@@ -415,7 +418,6 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
             }
             _ = poll(&pollFDs, nfds_t(pollFDs.count), timeout)
             passStart = MonotonicClock.nanoseconds()
-            if !ledPlacements.isEmpty { followCPU() }
             incoming.withLock { $0.sleeping = false }
             if pollFDs[0].revents != 0 { trellis_wakefd_drain(wakeFDs.0) }
             // Read what woke us before running queued work, so a reply reaches its

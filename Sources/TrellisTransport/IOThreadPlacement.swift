@@ -16,8 +16,8 @@ import Synchronization
 /// link round trip of 119–121 µs with `TRELLIS_IO_THREADS=free` and 77–83 µs
 /// following, in alternating runs (docs/TRANSPORT.md, "Where the threads run").
 ///
-/// So the loop that leads a context checks, each time it wakes, which CPU it woke
-/// on. When that CPU changed, the context's I/O threads are moved to it. The loop
+/// So the loop that leads a context checks, each time it is about to sleep, which CPU
+/// it runs on. When that CPU changed, the context's I/O threads are moved to it. The loop
 /// itself is never pinned, so the kernel still spreads processes over the CPUs, and
 /// the I/O thread follows. Only one loop leads a context: the first that asks. Two
 /// loops on different CPUs would only drag the I/O thread back and forth. When the
@@ -91,8 +91,8 @@ public final class IOThreadPlacement: Sendable {
         }
     }
 
-    /// Moves the I/O threads to `cpu`: the leading loop woke there. Returns false
-    /// when they are not found yet, so that the loop asks again at its next wake-up.
+    /// Moves the I/O threads to `cpu`: the leading loop runs there. Returns false
+    /// when they are not found yet, so that the loop asks again before its next sleep.
     func follow(to cpu: Int32) -> Bool {
         state.withLock { s in
             guard s.failure == nil, s.pinnedCPU != cpu else { return true }
