@@ -210,6 +210,13 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// Whether work queued on the loop waits for its next pass. Loop thread only: a
+    /// socket's reader stops there, so what it handed over runs before it reads on.
+    var hasQueuedWork: Bool {
+        preconditionOnLoop()
+        return !ready.isEmpty
+    }
+
     /// True on the loop's own thread.
     public var isCurrent: Bool { currentThreadID() == threadID.load(ordering: .relaxed) }
 

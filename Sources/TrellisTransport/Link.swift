@@ -385,11 +385,12 @@ public actor Link {
             case .message(let envelope, let bytes): accept(envelope, bytes: bytes, via: via)
             case .rejected(let rejection, let routingID, let bytes): reject(rejection, routingID: routingID, bytes: bytes, via: via)
             }
-            // A waiting request was answered: let the loop run its task now rather
-            // than after one more receive, which in libzmq costs system calls even
-            // when nothing is waiting. The socket is left unsettled, so the loop
-            // asks it again (ZMQ_EVENTS) before it sleeps.
-            if resumedWaiter { return }
+            // A waiting request was answered, or the handler queued the message's
+            // handling on the loop (a host hands it to the main actor): let the loop
+            // run that now rather than after one more receive, which in libzmq costs
+            // system calls even when nothing is waiting. The socket is left
+            // unsettled, so the loop asks it again (ZMQ_EVENTS) before it sleeps.
+            if resumedWaiter || loop.hasQueuedWork { return }
         }
     }
 

@@ -156,6 +156,41 @@ struct LinkTests {
         await parent.close()
     }
 
+    /// A host hands each message to its main actor as work on the loop; that work runs
+    /// before the link reads the next message, rather than after a receive that finds
+    /// nothing, which costs libzmq system calls on the path of a tap.
+    @Test("work a handler queues on the loop runs before the link reads the next message")
+    func queuedHandlingRunsBeforeTheNextReceive() async throws {
+        let session = try TestSession()
+        let parentLoop = IOLoop(name: "parent"), childLoop = IOLoop(name: "child")
+        defer { parentLoop.shutdown(); childLoop.shutdown() }
+        let events = Recorder<String>()
+        let peers = Recorder<PeerEvent>()
+        let endpoint = try session.endpoint("queued")
+        let parent = try await Link.bind(
+            id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(),
+            onPeer: { peers.append($0) })
+        let child = try await Link.connect(
+            id: "child", parent: "root", endpoint: endpoint, loop: childLoop, log: session.log, options: fastOptions(),
+            onMessage: { e, link in
+                guard case .request(let r) = e.message else { return .handled }
+                events.append("read \(r.name)")
+                link.loop.execute { events.append("handled \(r.name)") }
+                return .handled
+            })
+        #expect(await peers.wait { $0.contains(.connected("child")) })
+        // Both messages wait in the child's socket before its loop reads either.
+        let held = DispatchSemaphore(value: 0)
+        childLoop.execute { held.wait() }
+        for name in ["a", "b", "c"] { try await parent.send(.request(Request(name: name)), to: "child") }
+        try await Task.sleep(for: .milliseconds(100))
+        held.signal()
+        #expect(await events.wait { $0.count == 6 })
+        #expect(events.all == ["read a", "handled a", "read b", "handled b", "read c", "handled c"])
+        await child.close()
+        await parent.close()
+    }
+
     @Test("a message for a controller this end does not serve is rejected with unknown-target")
     func unknownTarget() async throws {
         let session = try TestSession()
