@@ -190,6 +190,12 @@ public final class Window {
     /// again — whole rows, so no clip edge cuts a wide character that a full composition
     /// would draw whole; a label's change recomposes one row, not the window. Any other
     /// change composes everything. Either way the screen ends up as `compose()` draws it.
+    ///
+    /// While no view asked for layout or moved (`View.arrangementChanges` stayed) and no
+    /// animation ran, the layers are the ones the last frame composed, in the same places:
+    /// they are kept, and only the domains that asked to be redrawn are, without walking
+    /// the tree for viewports again — the work a label's change costs its host before the
+    /// frame goes out.
     public func takeFrame(number: UInt32) -> FrameUpdate? {
         // Nothing asked for layout or display since the last frame was composed (a
         // container's host answering a touch it only passed on): nothing to compose.
@@ -198,6 +204,7 @@ public final class Window {
         }
         // Read before composing: a view that asks again while being drawn is composed again.
         framedAt = View.changes
+        let animated = animating || animator.isAnimating
         animating = animator.isAnimating
         if framed.size != size {
             // A receiver resizes its copy, and needs every cell of the new size.
@@ -205,6 +212,15 @@ public final class Window {
             framed.damageAll()
             framedPlaces = nil
         }
+        if !animated, framedPlaces != nil, let kept = framedLayers, kept.at == View.arrangementChanges,
+            let arrangement = redraw(kept)
+        {
+            Composition.compose(arrangement.layers, into: &framed, rows: arrangement.changedRows)
+            return framed.takeFrame(number: number)
+        }
+        // Read before arranging: layout during it may move things, and then the next frame
+        // arranges again rather than trusting what this one found.
+        let at = View.arrangementChanges
         let arrangement = arrange(takingChangedRows: true)
         if arrangement.places == framedPlaces {
             Composition.compose(arrangement.layers, into: &framed, rows: arrangement.changedRows)
@@ -212,12 +228,55 @@ public final class Window {
             Composition.compose(arrangement.layers, into: &framed)
             framedPlaces = arrangement.places
         }
+        framedLayers = KeptLayers(
+            at: at,
+            layers: zip(arrangement.owners, arrangement.layers).map {
+                KeptLayer(owner: $0.0, isOwn: $0.0 == nil, frame: $0.1.frame, clip: $0.1.clip)
+            })
         return framed.takeFrame(number: number)
     }
 
     /// What `takeFrame` composes into, and where each of its layers was then.
     private var framed = Surface(size: .zero)
     private var framedPlaces: [LayerPlace]?
+    /// The layers `takeFrame` last arranged, bottom first, while nothing moved since.
+    private var framedLayers: KeptLayers?
+
+    private struct KeptLayers {
+        /// `View.arrangementChanges` when they were arranged.
+        let at: UInt64
+        let layers: [KeptLayer]
+    }
+
+    private struct KeptLayer {
+        /// Weak: a controller gone from the tree is not kept alive by its last frame.
+        weak var owner: ViewController?
+        /// The window's own layer, which has no owner.
+        let isOwn: Bool
+        let frame: Rect
+        let clip: Rect
+    }
+
+    /// The kept layers, each domain that asked to be redrawn since drawn again into its
+    /// surface, with the rows that changed; nil when a controller of them is gone.
+    private func redraw(_ kept: KeptLayers) -> Arrangement? {
+        var arrangement = Arrangement(height: size.height)
+        for (z, layer) in kept.layers.enumerated() {
+            if layer.isOwn {
+                redrawIfNeeded(rootView, into: &own, drawn: &ownDrawn)
+                arrangement.add(
+                    Layer(surface: own, frame: layer.frame, clip: layer.clip, z: z, visible: true), owner: nil,
+                    changedRows: own.takeChangedRows())
+            } else {
+                guard let child = layer.owner else { return nil }
+                let rows = redrawSurface(of: child)
+                arrangement.add(
+                    Layer(surface: child.surface, frame: layer.frame, clip: layer.clip, z: z, visible: true), owner: child,
+                    changedRows: rows)
+            }
+        }
+        return arrangement
+    }
     /// `View.changes` when the last frame was composed, and whether an animation ran then.
     private var framedAt: UInt64 = 0
     private var animating = false
@@ -226,15 +285,18 @@ public final class Window {
     private struct Arrangement {
         var layers: [Layer] = []
         var places: [LayerPlace] = []
+        /// Whose surface each layer is (nil: the window's own).
+        var owners: [ViewController?] = []
         /// Per screen row: whether a layer's surface changed there since its changes were
         /// last taken (only when taken).
         var changedRows: [Bool]
 
         init(height: Int) { changedRows = Array(repeating: false, count: height) }
 
-        mutating func add(_ layer: Layer, owner: ObjectIdentifier?, changedRows rows: Range<Int>?) {
+        mutating func add(_ layer: Layer, owner: ViewController?, changedRows rows: Range<Int>?) {
             layers.append(layer)
-            places.append(LayerPlace(owner: owner, frame: layer.frame, clip: layer.clip, size: layer.surface.size))
+            owners.append(owner)
+            places.append(LayerPlace(owner: owner.map(ObjectIdentifier.init), frame: layer.frame, clip: layer.clip, size: layer.surface.size))
             guard let rows, let shown = layer.screenRows(rows)?.clamped(to: 0..<changedRows.count) else { return }
             for y in shown { changedRows[y] = true }
         }
@@ -296,15 +358,32 @@ public final class Window {
     /// not changed: redrawing them is a whole-surface clear and draw to arrive at the
     /// cells they already hold.
     private func renderIfNeeded(_ root: View, into surface: inout Surface, drawn: inout UInt64?) -> [ViewportPlacement] {
+        redrawIfNeeded(root, into: &surface, drawn: &drawn) ?? ViewRenderer.placements(of: root)
+    }
+
+    /// `renderIfNeeded` for a caller that knows the viewports already: returns them only
+    /// when it drew (drawing finds them anyway), nil when the surface held the domain.
+    @discardableResult
+    private func redrawIfNeeded(_ root: View, into surface: inout Surface, drawn: inout UInt64?) -> [ViewportPlacement]? {
         // Read before drawing: a view that asks for display while being drawn is drawn
         // again next time rather than lost.
         let generation = root.displayGeneration
-        if drawn == generation, surface.size == root.bounds.size {
-            return ViewRenderer.placements(of: root)
-        }
+        if drawn == generation, surface.size == root.bounds.size { return nil }
         let placements = ViewRenderer.render(root, into: &surface, drawnAt: drawn)
         drawn = generation
         return placements
+    }
+
+    /// Redraws `child`'s surface if its domain asked to be, for a kept layer; returns the
+    /// rows that changed since they were last taken.
+    private func redrawSurface(of child: ViewController) -> Range<Int>? {
+        let key = ObjectIdentifier(child)
+        let view = child.view
+        var generation = drawn[key].flatMap { $0.controller === child && $0.view === view ? $0.generation : nil }
+        if redrawIfNeeded(view, into: &child.surface, drawn: &generation) != nil {
+            drawn[key] = DrawnSurface(controller: child, view: view, generation: generation!)
+        }
+        return child.surface.takeChangedRows()
     }
 
     /// Redraws `child`'s own surface from its view tree if its domain changed; returns its
@@ -335,7 +414,7 @@ public final class Window {
             let (placements, rows) = renderSurface(of: child, takingChangedRows: takingChangedRows)
             arrangement.add(
                 Layer(surface: child.surface, frame: frame, clip: layerClip, z: arrangement.layers.count, visible: true),
-                owner: ObjectIdentifier(child), changedRows: rows)
+                owner: child, changedRows: rows)
             placed[child.id] = (container, Placement(
                 surface: child.id, frame: CellRect(p.frame), z: Int32(p.z), clip: CellRect(p.clip), visible: true))
             if child is RemoteController {

@@ -294,8 +294,16 @@ open class View: Responder {
     /// that composed at one count has nothing new to compose while it stays there.
     public private(set) static var changes: UInt64 = 0
 
+    /// A count, for the whole process, that moves whenever a view asks for layout or
+    /// changes where things are drawn — a frame, bounds, visibility, clipping, the tree —
+    /// but not for a change of content alone (`setNeedsDisplay`). While it stays where it
+    /// was, every controller's viewport is where it was, so a window can recompose the
+    /// layers it kept without walking the tree for them again.
+    public private(set) static var arrangementChanges: UInt64 = 0
+
     public func setNeedsLayout() {
         View.changes &+= 1
+        View.arrangementChanges &+= 1
         needsLayout = true
         // The pass starts at a layout root; an ancestor that does not need layout itself
         // still walks down to the views that do.
@@ -365,6 +373,7 @@ open class View: Responder {
 
     private func markNeedsDisplay(everywhere: Bool) {
         View.changes &+= 1
+        if everywhere { View.arrangementChanges &+= 1 }
         needsDisplay = true
         let root = layoutRoot
         root.subtreeNeedsDisplay = true

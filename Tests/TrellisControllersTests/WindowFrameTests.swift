@@ -38,6 +38,33 @@ import TrellisWire
         #expect(scene.window.takeFrame(number: 3) == nil)
     }
 
+    @Test("a child its parent's layout moves — setNeedsLayout alone, no frame set from outside — is framed where it went")
+    func aChildMovedByLayoutIsFramedWhereItWent() throws {
+        let window = Window(size: Size(width: 24, height: 6))
+        let root = ViewController(id: "Root")
+        let container = OffsetLayoutView()
+        root.view = container
+        let child = ViewController(id: "Child")
+        let label = Label("child")
+        label.frame = Rect(x: 0, y: 0, width: 5, height: 1)
+        child.view.addSubview(label)
+        root.addChild(child)
+        container.addSubview(child.view)
+        child.didMove(toParent: root)
+        window.rootViewController = root
+        window.makeKeyAndVisible()
+        var receiver = Receiver(), n: UInt32 = 0
+        try receiver.take(window, &n)
+        // A change of content alone: the next frame may reuse the layers it arranged.
+        label.text = "moved"
+        try receiver.take(window, &n)
+        container.offset = 6
+        container.setNeedsLayout()
+        try receiver.take(window, &n)
+        #expect(shown(receiver.copy) == shown(window.compose()))
+        #expect(shown(receiver.copy).hasSuffix("\n      moved"))
+    }
+
     @Test("3,000 random changes: every frame leaves the receiver as a full composition draws it, every surface as drawn afresh")
     func randomChangesKeepTheReceiverExact() throws {
         var rng = SplitMix(seed: 0x7E11_15)
@@ -77,6 +104,17 @@ import TrellisWire
                 }
             }
         }
+    }
+}
+
+/// Places its first subview `offset` cells in from the left, in `layoutSubviews`: a
+/// container that moves a child by laying out.
+@MainActor
+final class OffsetLayoutView: View {
+    var offset = 1
+    override func layoutSubviews() {
+        super.layoutSubviews()
+        subviews.first?.frame = Rect(x: offset, y: 1, width: 10, height: 3)
     }
 }
 
