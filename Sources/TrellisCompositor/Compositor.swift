@@ -61,8 +61,12 @@ public final class Compositor {
         options: LinkOptions = LinkOptions()
     ) async throws(LinkError) -> Compositor {
         let box = CompositorBox()
+        // Every host message waiting is read before any is applied, so that a burst of
+        // frames makes one compose (`fromHost`).
+        var hostOptions = options
+        hostOptions.readsAhead = true
         let hosts = try await Link.bind(
-            id: id, endpoint: hostsEndpoint, loop: loop, log: log, options: options,
+            id: id, endpoint: hostsEndpoint, loop: loop, log: log, options: hostOptions,
             onMessage: { envelope, _ in
                 box.hostMessagesQueued.add(1, ordering: .relaxed)
                 // The compositor never waits inside a nested run, so this is simply the

@@ -390,7 +390,7 @@ public actor Link {
             // run that now rather than after one more receive, which in libzmq costs
             // system calls even when nothing is waiting. The socket is left
             // unsettled, so the loop asks it again (ZMQ_EVENTS) before it sleeps.
-            if resumedWaiter || loop.hasQueuedWork { return }
+            if resumedWaiter || (!options.readsAhead && loop.hasQueuedWork) { return }
         }
     }
 

@@ -23,6 +23,12 @@ public struct LinkOptions: Sendable {
     public var localFastPath = true
     /// Messages handled per socket wake-up before other sources get their turn.
     public var receiveBatch = 256
+    /// Whether the link reads every message waiting on its socket before the loop runs
+    /// the work its handler queued for them. Off, it goes back to the loop as soon as a
+    /// handler queued work, so a host handles a touch before it reads its socket again —
+    /// a receive costs libzmq system calls even when it finds nothing. On, the queued
+    /// work can see what arrived with it: the compositor composes a burst of frames once.
+    public var readsAhead = false
 
     public init() {}
 }
