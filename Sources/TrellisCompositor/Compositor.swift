@@ -83,7 +83,8 @@ public final class Compositor {
         let control = try await Link.bind(
             id: controlID, endpoint: controlEndpoint, loop: loop, log: log, options: options,
             onMessage: { envelope, _ in
-                loop.onMainActor { box.compositor.run { $0.fromClient(envelope) } }
+                // Input from a client goes on to the root as soon as it is read.
+                loop.onMainActorAtOnce { box.compositor.run { $0.fromClient(envelope) } }
                 return .deferred
             })
         let c = Compositor(rootID: root, size: size, hosts: hosts, control: control, log: log)

@@ -20,7 +20,7 @@ enum Inbox {
     ) -> @Sendable (Envelope, isolated Link) -> Disposition {
         { envelope, link in
             let answering: Link = link
-            MainMailbox.shared.post(via: link.loop, from: IOLoop.WaitKey(answering, envelope.source.rawValue)) {
+            MainMailbox.shared.post(via: link.loop, from: IOLoop.WaitKey(answering, envelope.source.rawValue), atOnce: true) {
                 deliver(envelope, answering: answering, isReady: isReady, handle)
             }
             return .deferred

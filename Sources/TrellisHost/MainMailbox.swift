@@ -29,8 +29,18 @@ final class MainMailbox: Sendable {
     /// process allows, not another's message cutting into the handling of the last
     /// one. (A parent whose request timed out sends its next one early: a didAppear
     /// would run inside the willAppear it follows.)
-    func post(via loop: IOLoop, from peer: IOLoop.WaitKey? = nil, _ job: @escaping @Sendable @MainActor () -> Void) {
-        if loop.servesMainActor { return loop.onMainActor(from: peer, job) }
+    ///
+    /// `atOnce`: on a main-thread loop, run it in place when nothing is queued before it
+    /// and nothing runs that it would interrupt (`IOLoop.onMainActorAtOnce`) — for a
+    /// message a link just read, so that a touch is handled without waiting for the
+    /// loop's next pass. Elsewhere it is queued all the same.
+    func post(
+        via loop: IOLoop, from peer: IOLoop.WaitKey? = nil, atOnce: Bool = false,
+        _ job: @escaping @Sendable @MainActor () -> Void
+    ) {
+        if loop.servesMainActor {
+            return atOnce ? loop.onMainActorAtOnce(from: peer, job) : loop.onMainActor(from: peer, job)
+        }
         jobs.withLock { $0.append(job) }
         wake.signal()
         DispatchQueue.main.async { MainActor.assumeIsolated { MainMailbox.shared.drain() } }

@@ -99,6 +99,10 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private var waitingFor: [WaitKey] = []
     /// Work from a peer no wait was for when its turn came, in order.
     private var parked = Deque<Work>()
+    /// How much main-actor work is running on this thread now (a main-thread loop's
+    /// main queue, or a job handed over by `onMainActor`): none, and no nested run, is
+    /// when `onMainActorAtOnce` may run its job in place.
+    private var mainActorDepth = 0
     /// The contexts whose I/O threads follow this loop, and the CPU it last woke on.
     private var ledPlacements: [IOThreadPlacement] = []
     private var lastCPU: Int32 = -1
@@ -138,10 +142,11 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         threadID.store(currentThreadID(), ordering: .releasing)
         let handle = trellis_main_queue_handle()
         sources.append(Source(
-            id: 0, fd: handle, isReady: { false }, onReadable: { trellis_main_queue_serve(handle) }, onLoopStop: {},
+            id: 0, fd: handle, isReady: { false },
+            onReadable: { [unowned self] in self.asMainActorWork { trellis_main_queue_serve(handle) } }, onLoopStop: {},
             servedWhileNested: false))
         // Work queued before the handle existed announced itself to no one.
-        execute { trellis_main_queue_run() }
+        execute { self.asMainActorWork { trellis_main_queue_run() } }
     }
 
     /// A program's main for a main-thread loop: makes the loop, runs `start` on the main
@@ -204,10 +209,30 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     /// as `execute(from:)` says: for what arrives over links, which a wait must serve.
     public func onMainActor(from peer: WaitKey? = nil, _ job: @escaping @MainActor @Sendable () -> Void) {
         if servesMainActor {
-            execute(from: peer) { MainActor.assumeIsolated(job) }
+            execute(from: peer) { self.asMainActorWork { MainActor.assumeIsolated(job) } }
         } else {
             DispatchQueue.main.async { MainActor.assumeIsolated(job) }
         }
+    }
+
+    /// `onMainActor`, but run in place when that can neither overtake nor interrupt
+    /// anything: on a main-thread loop's own thread, outside any main-actor work and any
+    /// nested `run(until:)`, with no work queued before it. A link's handler hands what it
+    /// read to a host's controllers this way, so a touch is handled the moment it is
+    /// read rather than on the loop's next pass. Queued otherwise, exactly as
+    /// `onMainActor(from:)` queues it.
+    public func onMainActorAtOnce(from peer: WaitKey? = nil, _ job: @escaping @MainActor @Sendable () -> Void) {
+        guard servesMainActor, isCurrent, nesting == 0, mainActorDepth == 0, ready.isEmpty else {
+            return onMainActor(from: peer, job)
+        }
+        asMainActorWork { MainActor.assumeIsolated(job) }
+    }
+
+    /// Runs `body`, main-actor work on this loop's thread, counted in `mainActorDepth`.
+    private func asMainActorWork(_ body: () -> Void) {
+        mainActorDepth += 1
+        defer { mainActorDepth -= 1 }
+        body()
     }
 
     /// Whether work queued on the loop waits for its next pass. Loop thread only: a

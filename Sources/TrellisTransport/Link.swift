@@ -366,9 +366,11 @@ public actor Link {
     // MARK: Receiving
 
     private func drainSocket() {
-        guard let socket else { return }
         var handled = 0
         while handled < options.receiveBatch {
+            // Asked again for every message: a handler that runs in place (a host's, see
+            // `IOLoop.onMainActorAtOnce`) may have closed this link.
+            guard let socket, !closed else { return }
             let received: Received?
             do {
                 received = try socket.receive { decode($0) }

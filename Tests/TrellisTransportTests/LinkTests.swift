@@ -197,6 +197,42 @@ struct LinkTests {
         await parent.close()
     }
 
+    /// A host's handler runs in place, inside the link's read of its socket
+    /// (`IOLoop.onMainActorAtOnce`), and may close the link: the read stops there.
+    @Test("a handler that closes its own link while more messages wait ends the read without touching the closed socket")
+    func aHandlerClosingItsLinkEndsTheRead() async throws {
+        let session = try TestSession()
+        let parentLoop = IOLoop(name: "parent"), childLoop = IOLoop(name: "child")
+        defer { parentLoop.shutdown(); childLoop.shutdown() }
+        let read = Recorder<String>()
+        let peers = Recorder<PeerEvent>()
+        let endpoint = try session.endpoint("closing")
+        let parent = try await Link.bind(
+            id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(),
+            onPeer: { peers.append($0) })
+        let child = try await Link.connect(
+            id: "child", parent: "root", endpoint: endpoint, loop: childLoop, log: session.log, options: fastOptions(),
+            onMessage: { e, link in
+                guard case .request(let r) = e.message else { return .handled }
+                read.append(r.name)
+                link.close()
+                return .handled
+            })
+        #expect(await peers.wait { $0.contains(.connected("child")) })
+        let held = DispatchSemaphore(value: 0)
+        childLoop.execute { held.wait() }
+        for name in ["a", "b", "c"] { try await parent.send(.request(Request(name: name)), to: "child") }
+        try await Task.sleep(for: .milliseconds(100))
+        held.signal()
+        #expect(await read.wait { $0.count == 1 })
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(read.all == ["a"])
+        var afterClose: LinkError?
+        do { try await child.send(.request(Request(name: "late"))) } catch { afterClose = error }
+        #expect(afterClose == .closed)
+        await parent.close()
+    }
+
     @Test("a message for a controller this end does not serve is rejected with unknown-target")
     func unknownTarget() async throws {
         let session = try TestSession()
