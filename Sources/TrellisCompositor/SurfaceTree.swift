@@ -54,17 +54,19 @@ public struct SurfaceTree: Sendable {
     /// the surface it claims to update.
     public mutating func apply(_ frame: FrameUpdate, from id: ControllerID) throws {
         let size = Size(width: Int(frame.width), height: Int(frame.height))
-        // Taken out of the dictionary while it changes, so its cells are not copied.
-        let old = surfaces.removeValue(forKey: id)
-        var surface = old.flatMap { $0.size == size ? $0 : nil } ?? Surface(size: size)
-        do {
+        if let i = surfaces.index(forKey: id), surfaces.values[i].size == size {
+            // Changed where the dictionary keeps it, referenced from nowhere else, so its
+            // cells are not copied. A refused frame changes nothing: `Surface.apply` is
+            // atomic. (Taking it out of the dictionary and keeping that copy to put back
+            // on failure cost a copy of the whole surface for every frame.)
+            try surfaces.values[i].apply(frame)
+        } else {
+            // A new surface or a new size: the old one stays until the frame is accepted.
+            var surface = Surface(size: size)
             try surface.apply(frame)
-        } catch {
-            surfaces[id] = old
-            throw error
+            surfaces[id] = surface
+            needsFullCompose = true
         }
-        if old?.size != size { needsFullCompose = true }
-        surfaces[id] = surface
         if unresponsive.remove(id) != nil { needsFullCompose = true }
         damaged[id, default: []].append(contentsOf: frame.damage.map { Rect($0.rect) })
     }

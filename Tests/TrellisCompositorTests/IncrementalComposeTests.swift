@@ -129,6 +129,32 @@ struct IncrementalComposeTests {
         }
     }
 
+    /// A surface is changed where the tree keeps it; a frame it refuses — of the surface's
+    /// size or of another — must leave it, and the screen composed from it, as they were.
+    @Test func aRefusedFrameLeavesTheSurfaceAsItWas() throws {
+        var tree = Self.tree()
+        var root = Surface(size: Self.screenSize)
+        root.put("kept", at: .zero, style: .plain)
+        root.damageAll()
+        try tree.apply(root.takeFrame(number: 1)!, from: "Root")
+        var screen = Surface(size: Self.screenSize)
+        tree.compose(into: &screen)
+        let before = tree.surfaces["Root"]
+        let outside = FrameUpdate(number: 2, width: UInt16(Self.screenSize.width), height: UInt16(Self.screenSize.height), damage: [
+            .init(rect: CellRect(x: 0, y: 0, width: 4, height: 1), cells: Array(repeating: Cell(), count: 4)),
+            .init(rect: CellRect(x: 28, y: 11, width: 4, height: 1), cells: Array(repeating: Cell(), count: 4)),
+        ])
+        #expect(throws: SurfaceError.self) { try tree.apply(outside, from: "Root") }
+        #expect(tree.surfaces["Root"] == before)
+        let resized = FrameUpdate(number: 3, width: 5, height: 1, damage: [
+            .init(rect: CellRect(x: 0, y: 0, width: 6, height: 1), cells: Array(repeating: Cell(scalar: 0x78), count: 6)),
+        ])
+        #expect(throws: SurfaceError.self) { try tree.apply(resized, from: "Root") }
+        #expect(tree.surfaces["Root"] == before)
+        tree.compose(into: &screen)
+        #expect(screen.text.hasPrefix("kept"))
+    }
+
     @Test func aPlacementChangeComposesEverything() throws {
         var tree = Self.tree()
         var root = Surface(size: Self.screenSize)
