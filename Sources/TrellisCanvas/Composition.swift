@@ -32,15 +32,33 @@ public enum Composition {
     /// Wide characters follow the surface rules: one cut by a layer's clip edge is drawn as a
     /// space, and a layer covering half of a lower layer's wide character blanks the other
     /// half. Cells that end up different become the screen's damage.
+    ///
+    /// A layer that a layer drawn after it covers whole, where the screen's clip lets it
+    /// draw, is not drawn: every cell it would write is written again, and the only cells
+    /// beyond it that it could change — the other halves of lower wide characters its edges
+    /// cut — are, at each edge, either inside the covering layer too or cut by the same edge
+    /// of it. A host whose controllers' views fill one another (a leaf in its parent's proxy
+    /// in its window) composes one layer of three.
     public static func compose(_ layers: [Layer], into screen: inout Surface) {
         // Sorting indices by (z, index) is stable whatever sort algorithm the library uses.
         let order = layers.indices.sorted { (layers[$0].z, $0) < (layers[$1].z, $1) }
-        for i in order where layers[i].visible {
+        let screenClip = screen.clip
+        let drawn = layers.map { $0.visible ? $0.drawnRegion.intersection(screenClip) : .zero }
+        for (k, i) in order.enumerated() where !drawn[i].isEmpty {
+            if order[(k + 1)...].contains(where: { drawn[$0].covers(drawn[i]) }) { continue }
             let layer = layers[i]
             screen.withState(origin: layer.frame.origin, clip: layer.clip.intersection(layer.frame)) { screen in
                 screen.blit(layer.surface, at: .zero)
             }
         }
+    }
+}
+
+extension Layer {
+    /// The screen cells this layer draws on: its clip, its frame, and the part of the
+    /// frame its surface covers (the rest shows what lies below).
+    var drawnRegion: Rect {
+        clip.intersection(frame).intersection(Rect(origin: frame.origin, size: surface.size))
     }
 }
 

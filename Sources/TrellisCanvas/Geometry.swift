@@ -66,6 +66,12 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
     public func intersects(_ other: Rect) -> Bool { !intersection(other).isEmpty }
 
+    /// True when every cell of `other` is one of this rectangle's; an empty `other` is
+    /// covered by anything.
+    public func covers(_ other: Rect) -> Bool {
+        other.isEmpty || (minX <= other.minX && minY <= other.minY && maxX >= other.maxX && maxY >= other.maxY)
+    }
+
     /// The smallest rectangle covering both; an empty rectangle adds nothing.
     public func union(_ other: Rect) -> Rect {
         if isEmpty { return other }

@@ -1,6 +1,7 @@
 import Testing
+import TrellisTestSupport
 import TrellisWire
-import TrellisCanvas
+@testable import TrellisCanvas
 
 @Suite("Composition")
 struct CompositionTests {
@@ -72,6 +73,59 @@ struct CompositionTests {
         Composition.compose([lower, upper, right], into: &screen)
         #expect(screen.row(0) == " |[   ")
         #expect(screen.wideCharactersAreWhole)
+    }
+
+    /// Every layer drawn in order, none skipped: what `compose` must come to.
+    static func composeEveryLayer(_ layers: [Layer], into screen: inout Surface) {
+        for i in layers.indices.sorted(by: { (layers[$0].z, $0) < (layers[$1].z, $1) }) where layers[i].visible {
+            let layer = layers[i]
+            screen.withState(origin: layer.frame.origin, clip: layer.clip.intersection(layer.frame)) { screen in
+                screen.blit(layer.surface, at: .zero)
+            }
+        }
+    }
+
+    @Test("skipping the layers a later one covers draws what drawing every layer draws: 2,000 random scenes")
+    func skippingCoveredLayersChangesNothing() {
+        var rng = SplitMix(seed: 0xC0_7E4ED)
+        func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+        let texts = ["ab", "漢字", "x日y", "───", "あいうえ", "  ", "本"]
+        let screenSize = Size(width: 14, height: 5)
+        for scene in 0..<2_000 {
+            var layers: [Layer] = []
+            for _ in 0..<(1 + pick(5)) {
+                // Often a copy of an earlier layer's place, as nested views filling one another are.
+                let frame = !layers.isEmpty && pick(3) == 0
+                    ? layers[pick(layers.count)].frame
+                    : Rect(x: pick(12) - 2, y: pick(5) - 1, width: 1 + pick(14), height: 1 + pick(5))
+                let size = pick(4) == 0 ? Size(width: 1 + pick(14), height: 1 + pick(5)) : frame.size
+                var surface = Surface(size: size, fill: Cell(scalar: UInt32(0x61 + pick(20))))
+                for _ in 0..<pick(4) {
+                    surface.put(texts[pick(texts.count)], at: Point(x: pick(size.width), y: pick(size.height)), style: .plain)
+                }
+                let clip = pick(3) == 0 ? frame : Rect(x: pick(14) - 1, y: pick(5), width: pick(15), height: 1 + pick(5))
+                layers.append(Layer(surface: surface, frame: frame, clip: clip, z: pick(3), visible: pick(8) != 0))
+            }
+            var start = Surface(size: screenSize, fill: Cell(scalar: 0x2E))
+            start.put(texts[pick(texts.count)], at: Point(x: pick(14), y: pick(5)), style: .plain)
+            _ = start.takeFrame(number: 0)
+            // Sometimes only a band of rows, as a compose of changed rows draws.
+            if pick(2) == 0 { start.clip = Rect(x: 0, y: pick(5), width: screenSize.width, height: 1 + pick(3)) }
+            var skipping = start, everyLayer = start
+            Composition.compose(layers, into: &skipping)
+            Self.composeEveryLayer(layers, into: &everyLayer)
+            let same = skipping.cells == everyLayer.cells
+            #expect(same, "scene \(scene): skipping gives\n\(skipping.text)\ninstead of\n\(everyLayer.text)")
+            #expect(skipping.wideCharactersAreWhole)
+            // A receiver of each screen's frame ends with the same cells.
+            var receiver = start, reference = start
+            if let f = skipping.takeFrame(number: 1) { try? receiver.apply(f) }
+            if let f = everyLayer.takeFrame(number: 1) { try? reference.apply(f) }
+            // Compared as a Bool: a failing comparison of cells would print every one.
+            let sameFrames = receiver.cells == reference.cells
+            #expect(sameFrames, "scene \(scene): a receiver of the frames shows\n\(receiver.text)\ninstead of\n\(reference.text)")
+            if !same { return }
+        }
     }
 
     @Test("recomposing an unchanged scene damages nothing; moving a layer damages old and new cells")
