@@ -199,16 +199,18 @@ public actor Link {
         }
     }
 
-    /// `assumeIsolated` for what the loop calls between jobs, checked by the loop.
+    /// `assumeIsolated` on the loop's thread, checked by the loop.
     ///
     /// The runtime's check behind `assumeIsolated` first asks whether the current
     /// executor is the main one (a dynamic cast) before it reaches our
     /// `checkIsolated`: about 4% of the echo child's loop thread in the benchmark,
-    /// once per wake-up. Being on the loop's thread outside a job is being isolated
-    /// to this actor, whose executor is the loop: jobs run only on that thread, one at
-    /// a time, and the loop calls sources only between them. So the loop's own
-    /// thread check is the whole proof, and the cast below is the one
-    /// `assumeIsolated` itself performs after its check.
+    /// once per wake-up. Being on the loop's thread is being isolated to this actor,
+    /// whose executor is the loop: its jobs run only on that thread, one at a time, and
+    /// the loop calls sources between them. Inside a job that runs there (a host's
+    /// controllers on a main-thread loop, calling `run`), the runtime's own check ends in
+    /// `checkIsolated`, which is this thread check and nothing more. So the loop's
+    /// thread check is the whole proof, and the cast below is the one `assumeIsolated`
+    /// itself performs after its check.
     private nonisolated func onLoopThread(_ body: (isolated Link) -> Void) {
         loop.preconditionOnLoop()
         withoutActuallyEscaping(body) { body in
@@ -218,8 +220,13 @@ public actor Link {
 
     /// Runs `body` isolated to this link: at once when called on its loop's thread (on a
     /// main-thread loop, from the controllers), else as the loop's next work.
+    ///
+    /// On the loop's thread the runtime's `assumeIsolated` check comes down to the loop's
+    /// own thread check (`IOLoop.checkIsolated`), after a detour through the main
+    /// executor's; `onLoopThread` makes that check alone. Every send of a host goes
+    /// through here.
     public nonisolated func run(_ body: @escaping @Sendable (isolated Link) -> Void) {
-        if loop.isCurrent { assumeIsolated(body) } else { loop.execute { self.assumeIsolated(body) } }
+        if loop.isCurrent { onLoopThread(body) } else { loop.execute { self.assumeIsolated(body) } }
     }
 
     // MARK: Sending
