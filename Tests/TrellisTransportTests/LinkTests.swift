@@ -166,7 +166,9 @@ struct LinkTests {
         defer { parentLoop.shutdown(); childLoop.shutdown() }
         let events = Recorder<String>()
         let peers = Recorder<PeerEvent>()
-        let endpoint = try session.endpoint("queued")
+        // inproc, where a send is in the receiver's queue when it returns: the three
+        // messages are all waiting once sent, whatever the machine is doing.
+        let endpoint = session.inprocEndpoint("queued")
         let parent = try await Link.bind(
             id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(),
             onPeer: { peers.append($0) })
@@ -181,12 +183,10 @@ struct LinkTests {
                 return .handled
             })
         #expect(await peers.wait { $0.contains(.connected("child")) })
-        // Both messages wait in the child's socket before its loop reads either.
-        let held = DispatchSemaphore(value: 0)
-        childLoop.execute { held.wait() }
-        for name in ["a", "b", "c"] { try await parent.send(.request(Request(name: name)), to: "child") }
-        try await Task.sleep(for: .milliseconds(100))
-        held.signal()
+        // All three wait in the child's socket before its loop reads any.
+        try await whileHeld(childLoop) {
+            for name in ["a", "b", "c"] { try await parent.send(.request(Request(name: name)), to: "child") }
+        }
         #expect(await events.wait { $0.count == 6 })
         // Reading ahead, as the compositor's link from its hosts does (a burst of frames
         // is composed once), everything waiting is read first.
@@ -206,7 +206,7 @@ struct LinkTests {
         defer { parentLoop.shutdown(); childLoop.shutdown() }
         let read = Recorder<String>()
         let peers = Recorder<PeerEvent>()
-        let endpoint = try session.endpoint("closing")
+        let endpoint = session.inprocEndpoint("closing")
         let parent = try await Link.bind(
             id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(),
             onPeer: { peers.append($0) })
@@ -219,11 +219,9 @@ struct LinkTests {
                 return .handled
             })
         #expect(await peers.wait { $0.contains(.connected("child")) })
-        let held = DispatchSemaphore(value: 0)
-        childLoop.execute { held.wait() }
-        for name in ["a", "b", "c"] { try await parent.send(.request(Request(name: name)), to: "child") }
-        try await Task.sleep(for: .milliseconds(100))
-        held.signal()
+        try await whileHeld(childLoop) {
+            for name in ["a", "b", "c"] { try await parent.send(.request(Request(name: name)), to: "child") }
+        }
         #expect(await read.wait { $0.count == 1 })
         try await Task.sleep(for: .milliseconds(50))
         #expect(read.all == ["a"])

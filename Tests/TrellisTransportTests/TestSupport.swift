@@ -16,6 +16,9 @@ final class TestSession: Sendable {
     }
 
     func endpoint(_ name: String) throws -> String { try run.ipcEndpoint(name) }
+    /// An endpoint inside this process, unique to the test: libzmq puts what is sent there
+    /// straight into the receiver's queue, with no I/O thread in between.
+    func inprocEndpoint(_ name: String) -> String { "inproc://\(run.session)-\(name)" }
 
     /// Every line this test's log holds so far.
     func records() -> [RoutingRecord] {
@@ -55,4 +58,14 @@ func fastOptions(localFastPath: Bool = false) -> LinkOptions {
     o.requestTimeout = .seconds(2)
     o.linger = .zero
     return o
+}
+
+/// Runs `body` while `loop` is held inside a job of its own, so that what arrives
+/// meanwhile waits in its sockets; the loop is let go however `body` ends (a loop left
+/// held would never shut down).
+func whileHeld(_ loop: IOLoop, _ body: () async throws -> Void) async rethrows {
+    let held = DispatchSemaphore(value: 0)
+    loop.execute { held.wait() }
+    defer { held.signal() }
+    try await body()
 }
