@@ -61,11 +61,17 @@ func fastOptions(localFastPath: Bool = false) -> LinkOptions {
 }
 
 /// Runs `body` while `loop` is held inside a job of its own, so that what arrives
-/// meanwhile waits in its sockets; the loop is let go however `body` ends (a loop left
-/// held would never shut down).
+/// meanwhile waits in its sockets; `body` starts once the loop is in that job (queued
+/// only, a socket read in the same wake-up could still run first), and the loop is let
+/// go however `body` ends (a loop left held would never shut down).
 func whileHeld(_ loop: IOLoop, _ body: () async throws -> Void) async rethrows {
     let held = DispatchSemaphore(value: 0)
-    loop.execute { held.wait() }
+    await withCheckedContinuation { (entered: CheckedContinuation<Void, Never>) in
+        loop.execute {
+            entered.resume()
+            held.wait()
+        }
+    }
     defer { held.signal() }
     try await body()
 }
