@@ -156,6 +156,32 @@ struct LinkTests {
         await parent.close()
     }
 
+    /// A parent and a child linked over inproc, where a send is in the receiver's queue
+    /// when it returns. Once the child is connected, requests "a", "b" and "c" are sent
+    /// while its loop is held, so all three wait in its socket when it reads; its handler
+    /// gets each request's name.
+    private func threeWaitingRequests(
+        _ session: TestSession, parentLoop: IOLoop, childLoop: IOLoop, childOptions: LinkOptions = fastOptions(),
+        onRequest: @escaping @Sendable (String, isolated Link) -> Void
+    ) async throws -> (parent: Link, child: Link) {
+        let peers = Recorder<PeerEvent>()
+        let endpoint = session.inprocEndpoint("three")
+        let parent = try await Link.bind(
+            id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(),
+            onPeer: { peers.append($0) })
+        let child = try await Link.connect(
+            id: "child", parent: "root", endpoint: endpoint, loop: childLoop, log: session.log, options: childOptions,
+            onMessage: { e, link in
+                if case .request(let r) = e.message { onRequest(r.name, link) }
+                return .handled
+            })
+        #expect(await peers.wait { $0.contains(.connected("child")) })
+        try await whileHeld(childLoop) {
+            for name in ["a", "b", "c"] { try await parent.send(.request(Request(name: name)), to: "child") }
+        }
+        return (parent, child)
+    }
+
     /// A host hands each message to its main actor as work on the loop; that work runs
     /// before the link reads the next message, rather than after a receive that finds
     /// nothing, which costs libzmq system calls on the path of a tap.
@@ -165,27 +191,11 @@ struct LinkTests {
         let parentLoop = IOLoop(name: "parent"), childLoop = IOLoop(name: "child")
         defer { parentLoop.shutdown(); childLoop.shutdown() }
         let events = Recorder<String>()
-        let peers = Recorder<PeerEvent>()
-        // inproc, where a send is in the receiver's queue when it returns: the three
-        // messages are all waiting once sent, whatever the machine is doing.
-        let endpoint = session.inprocEndpoint("queued")
-        let parent = try await Link.bind(
-            id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(),
-            onPeer: { peers.append($0) })
         var options = fastOptions()
         options.readsAhead = readsAhead
-        let child = try await Link.connect(
-            id: "child", parent: "root", endpoint: endpoint, loop: childLoop, log: session.log, options: options,
-            onMessage: { e, link in
-                guard case .request(let r) = e.message else { return .handled }
-                events.append("read \(r.name)")
-                link.loop.execute { events.append("handled \(r.name)") }
-                return .handled
-            })
-        #expect(await peers.wait { $0.contains(.connected("child")) })
-        // All three wait in the child's socket before its loop reads any.
-        try await whileHeld(childLoop) {
-            for name in ["a", "b", "c"] { try await parent.send(.request(Request(name: name)), to: "child") }
+        let (parent, child) = try await threeWaitingRequests(session, parentLoop: parentLoop, childLoop: childLoop, childOptions: options) { name, link in
+            events.append("read \(name)")
+            link.loop.execute { events.append("handled \(name)") }
         }
         #expect(await events.wait { $0.count == 6 })
         // Reading ahead, as the compositor's link from its hosts does (a burst of frames
@@ -205,22 +215,9 @@ struct LinkTests {
         let parentLoop = IOLoop(name: "parent"), childLoop = IOLoop(name: "child")
         defer { parentLoop.shutdown(); childLoop.shutdown() }
         let read = Recorder<String>()
-        let peers = Recorder<PeerEvent>()
-        let endpoint = session.inprocEndpoint("closing")
-        let parent = try await Link.bind(
-            id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(),
-            onPeer: { peers.append($0) })
-        let child = try await Link.connect(
-            id: "child", parent: "root", endpoint: endpoint, loop: childLoop, log: session.log, options: fastOptions(),
-            onMessage: { e, link in
-                guard case .request(let r) = e.message else { return .handled }
-                read.append(r.name)
-                link.close()
-                return .handled
-            })
-        #expect(await peers.wait { $0.contains(.connected("child")) })
-        try await whileHeld(childLoop) {
-            for name in ["a", "b", "c"] { try await parent.send(.request(Request(name: name)), to: "child") }
+        let (parent, child) = try await threeWaitingRequests(session, parentLoop: parentLoop, childLoop: childLoop) { name, link in
+            read.append(name)
+            link.close()
         }
         #expect(await read.wait { $0.count == 1 })
         try await Task.sleep(for: .milliseconds(50))
