@@ -277,6 +277,7 @@ public final class Window {
         }
         return arrangement
     }
+
     /// `View.changes` when the last frame was composed, and whether an animation ran then.
     private var framedAt: UInt64 = 0
     private var animating = false
