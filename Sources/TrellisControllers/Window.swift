@@ -212,8 +212,8 @@ public final class Window {
             framed.damageAll()
             framedPlaces = nil
         }
-        if !animated, framedPlaces != nil, let kept = framedLayers, kept.at == View.arrangementChanges,
-            let arrangement = redraw(kept)
+        if !animated, let places = framedPlaces, let kept = framedOwners, kept.at == View.arrangementChanges,
+            let arrangement = redraw(places, owners: kept.owners)
         {
             Composition.compose(arrangement.layers, into: &framed, rows: arrangement.changedRows)
             return framed.takeFrame(number: number)
@@ -228,50 +228,39 @@ public final class Window {
             Composition.compose(arrangement.layers, into: &framed)
             framedPlaces = arrangement.places
         }
-        framedLayers = KeptLayers(
-            at: at,
-            layers: zip(arrangement.owners, arrangement.layers).map {
-                KeptLayer(owner: $0.0, isOwn: $0.0 == nil, frame: $0.1.frame, clip: $0.1.clip)
-            })
+        framedOwners = (at, arrangement.owners.map { WeakController(controller: $0) })
         return framed.takeFrame(number: number)
     }
 
-    /// What `takeFrame` composes into, and where each of its layers was then.
+    /// What `takeFrame` composes into, and where each of its layers was then (which
+    /// always describes the last arrangement: a frame that finds them different composes
+    /// everything and keeps the new ones).
     private var framed = Surface(size: .zero)
     private var framedPlaces: [LayerPlace]?
-    /// The layers `takeFrame` last arranged, bottom first, while nothing moved since.
-    private var framedLayers: KeptLayers?
+    /// Whose surface each of those layers is, and `View.arrangementChanges` when they were
+    /// arranged: while the count stands, the next frame reuses them.
+    private var framedOwners: (at: UInt64, owners: [WeakController])?
 
-    private struct KeptLayers {
-        /// `View.arrangementChanges` when they were arranged.
-        let at: UInt64
-        let layers: [KeptLayer]
+    /// Weak: a controller gone from the tree is not kept alive by its last frame.
+    private struct WeakController {
+        weak var controller: ViewController?
     }
 
-    private struct KeptLayer {
-        /// Weak: a controller gone from the tree is not kept alive by its last frame.
-        weak var owner: ViewController?
-        /// The window's own layer, which has no owner.
-        let isOwn: Bool
-        let frame: Rect
-        let clip: Rect
-    }
-
-    /// The kept layers, each domain that asked to be redrawn since drawn again into its
-    /// surface, with the rows that changed; nil when a controller of them is gone.
-    private func redraw(_ kept: KeptLayers) -> Arrangement? {
+    /// The layers at `places`, each domain that asked to be redrawn since drawn again into
+    /// its surface, with the rows that changed; nil when a controller of them is gone.
+    private func redraw(_ places: [LayerPlace], owners: [WeakController]) -> Arrangement? {
         var arrangement = Arrangement(height: size.height)
-        for (z, layer) in kept.layers.enumerated() {
-            if layer.isOwn {
+        for (z, (place, owner)) in zip(places, owners).enumerated() {
+            if place.owner == nil {
                 redrawIfNeeded(rootView, into: &own, drawn: &ownDrawn)
                 arrangement.add(
-                    Layer(surface: own, frame: layer.frame, clip: layer.clip, z: z, visible: true), owner: nil,
+                    Layer(surface: own, frame: place.frame, clip: place.clip, z: z, visible: true), owner: nil,
                     changedRows: own.takeChangedRows())
             } else {
-                guard let child = layer.owner else { return nil }
+                guard let child = owner.controller else { return nil }
                 let rows = redrawSurface(of: child)
                 arrangement.add(
-                    Layer(surface: child.surface, frame: layer.frame, clip: layer.clip, z: z, visible: true), owner: child,
+                    Layer(surface: child.surface, frame: place.frame, clip: place.clip, z: z, visible: true), owner: child,
                     changedRows: rows)
             }
         }
