@@ -376,8 +376,8 @@ public actor Link {
         var handled = 0
         while handled < options.receiveBatch {
             // Asked again for every message: a handler that runs in place (a host's, see
-            // `IOLoop.onMainActorAtOnce`) may have closed this link.
-            guard let socket, !closed else { return }
+            // `IOLoop.onMainActorAtOnce`) may have closed this link, which lets go of it.
+            guard let socket else { return }
             let received: Received?
             do {
                 received = try socket.receive { decode($0) }
