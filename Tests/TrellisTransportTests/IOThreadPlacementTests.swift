@@ -57,12 +57,16 @@ struct IOThreadPlacementTests {
         let context = ZMQContext(followLoop: true)
         let loop = IOLoop(name: "follow"), childLoop = IOLoop(name: "follow-child")
         let endpoint = try session.endpoint("follow")
+        let peers = Recorder<PeerEvent>()
         let parent = try await Link.bind(
-            id: "root", endpoint: endpoint, loop: loop, log: session.log, context: context, options: fastOptions())
+            id: "root", endpoint: endpoint, loop: loop, log: session.log, context: context, options: fastOptions(),
+            onPeer: { peers.append($0) })
         let free = ZMQContext(followLoop: false)
         let child = try await Link.connect(
             id: "child", parent: "root", endpoint: endpoint, loop: childLoop, log: session.log, context: free,
             options: fastOptions())
+        // Until the child's hello is in, its parent's ROUTER has no route to it.
+        #expect(await peers.wait { $0.contains(.connected("child")) })
         let tid = try #require(await ioThreads(of: context).first)
         let before = allowedCPUs(of: getpid())
 
