@@ -17,7 +17,8 @@ public struct RoutingRecord: Sendable, Equatable, Codable {
         case dropped
         /// A request whose answer did not come in time.
         case timeout
-        /// A peer that stopped heartbeating.
+        /// A peer that stopped heartbeating; or a request that failed before its
+        /// deadline because its peer is known not to answer (restarted or lost).
         case lost
         /// A decision or event that is not a message (supervisor, link lifecycle).
         case event

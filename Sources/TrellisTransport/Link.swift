@@ -78,7 +78,8 @@ public actor Link {
 
     private enum Pending {
         case hello
-        case request(kind: MessageKind, deadline: UInt64, Waiter)
+        /// `peer`: who must answer; its restart or loss fails the request at once.
+        case request(kind: MessageKind, peer: ControllerID, deadline: UInt64, Waiter)
     }
 
     /// Who waits for an answer. Each is answered exactly once, by whichever of
@@ -282,7 +283,7 @@ public actor Link {
     /// waiter at once.
     private func transmit(_ envelope: Envelope, awaitedBy waiter: Waiter, timeout: Duration?) {
         let deadline = MonotonicClock.nanoseconds() &+ (timeout ?? options.requestTimeout).nanoseconds
-        pending[envelope.sequence] = .request(kind: envelope.kind, deadline: deadline, waiter)
+        pending[envelope.sequence] = .request(kind: envelope.kind, peer: envelope.target, deadline: deadline, waiter)
         armExpiry(deadline)
         do throws(LinkError) {
             try transmit(envelope)
@@ -456,7 +457,9 @@ public actor Link {
             // A restarted peer can say hello before its old process's heartbeats are
             // missed: without this, its parent would never know to bring it up again.
             if wasConnected, let old = peers[e.source]?.pid, old != hello.pid {
-                logEvent("peer \(e.source) restarted (pid \(old) → \(hello.pid))", peer: e.source)
+                let why = "restarted (pid \(old) → \(hello.pid))"
+                logEvent("peer \(e.source) \(why)", peer: e.source)
+                failRequests(to: e.source, why)
                 onPeer(.lost(e.source))
                 onPeer(.connected(e.source))
             }
@@ -486,7 +489,7 @@ public actor Link {
             return
         }
         record(e, outcome: .received, bytes: bytes, via: via, reason: reason)
-        guard case .request(_, _, let waiter) = waiting else { return }
+        guard case .request(_, _, _, let waiter) = waiting else { return }
         resumedWaiter = true
         if case .error(let err) = e.message {
             waiter.resume(.failure(.rejected(err)))
@@ -530,7 +533,7 @@ public actor Link {
 
     private func sendHello(to parent: ControllerID) {
         guard let seq = try? send(
-            .hello(Hello(pid: UInt32(getpid()), heartbeatMilliseconds: UInt32(options.heartbeatInterval.milliseconds))),
+            .hello(Hello(pid: options.incarnation, heartbeatMilliseconds: UInt32(options.heartbeatInterval.milliseconds))),
             to: parent)
         else { return }
         pending[seq] = .hello
@@ -571,11 +574,12 @@ public actor Link {
         for (peer, state) in peers {
             if state.connected && now - state.lastHeard > options.heartbeatTimeout.nanoseconds {
                 peers[peer]?.connected = false
+                let why = "silent for \((now - state.lastHeard) / 1_000_000) ms (limit \(options.heartbeatTimeout.milliseconds) ms)"
                 record(
                     RoutingRecord(
                         host: log.host, at: id.rawValue, source: peer.rawValue, target: id.rawValue, kind: "heartbeat",
-                        outcome: .lost, via: via,
-                        reason: "silent for \((now - state.lastHeard) / 1_000_000) ms (limit \(options.heartbeatTimeout.milliseconds) ms)"))
+                        outcome: .lost, via: via, reason: why))
+                failRequests(to: peer, why)
                 onPeer(.lost(peer))
             } else if state.connected && now - state.lastSent >= interval {
                 _ = try? send(.heartbeat, to: peer)
@@ -606,15 +610,31 @@ public actor Link {
         var due: [UInt64] = []
         var next: UInt64?
         for (seq, waiting) in pending {
-            guard case .request(_, let deadline, _) = waiting else { continue }
+            guard case .request(_, _, let deadline, _) = waiting else { continue }
             if deadline <= now { due.append(seq) } else { next = min(next ?? deadline, deadline) }
         }
         for seq in due.sorted() { expire(seq) }
         if let next { armExpiry(next) }
     }
 
+    /// Fails, oldest first, every request waiting for `peer`: it will not answer them.
+    /// (A hello after a restart, or silence past the heartbeat timeout, says so.)
+    private func failRequests(to peer: ControllerID, _ why: String) {
+        let waiting = pending.compactMap { seq, p -> UInt64? in
+            if case .request(_, let target, _, _) = p, target == peer { seq } else { nil }
+        }
+        for seq in waiting.sorted() {
+            guard case .request(let kind, _, _, let waiter)? = pending.removeValue(forKey: seq) else { continue }
+            record(
+                RoutingRecord(
+                    host: log.host, at: id.rawValue, source: id.rawValue, target: peer.rawValue, kind: kind.name, sequence: seq,
+                    outcome: .lost, via: via, reason: "\(peer) \(why): #\(seq) will not be answered"))
+            waiter.resume(.failure(.peerGone(peer, why)))
+        }
+    }
+
     private func expire(_ seq: UInt64) {
-        guard case .request(let kind, _, let waiter)? = pending.removeValue(forKey: seq) else { return }
+        guard case .request(let kind, _, _, let waiter)? = pending.removeValue(forKey: seq) else { return }
         record(
             RoutingRecord(
                 host: log.host, at: id.rawValue, source: id.rawValue, target: "-", kind: kind.name, sequence: seq,
@@ -641,7 +661,7 @@ public actor Link {
         if let expiryTimer { loop.cancelTimer(expiryTimer.id) }
         expiryTimer = nil
         for (_, waiting) in pending {
-            if case .request(_, _, let waiter) = waiting { waiter.resume(.failure(.closed)) }
+            if case .request(_, _, _, let waiter) = waiting { waiter.resume(.failure(.closed)) }
         }
         pending.removeAll()
         if let sourceID { loop.removeSource(sourceID) }

@@ -8,6 +8,11 @@ public enum LinkError: Error, Sendable, Equatable, CustomStringConvertible {
     case timeout(kind: MessageKind, sequence: UInt64)
     /// The peer answered with an error.
     case rejected(WireError)
+    /// The peer this waited for is known not to answer: a new process said hello under
+    /// its id (it was restarted, so what was sent to the old one is gone), or it went
+    /// silent past the heartbeat timeout. Said the moment it is known, not at the
+    /// request's deadline.
+    case peerGone(ControllerID, String)
     /// A parent link's send named no peer.
     case noPeer
     case closed
@@ -19,6 +24,7 @@ public enum LinkError: Error, Sendable, Equatable, CustomStringConvertible {
         case .dropped(let why): "message dropped: \(why)"
         case .timeout(let kind, let seq): "\(kind.name) #\(seq) got no answer in time"
         case .rejected(let e): "peer rejected the message: \(e)"
+        case .peerGone(let peer, let why): "\(peer) will not answer: \(why)"
         case .noPeer: "a parent link must name the peer to send to"
         case .closed: "the link is closed"
         case .transport(let why): why

@@ -1,3 +1,4 @@
+import Foundation
 import TrellisLog
 import TrellisWire
 
@@ -29,6 +30,11 @@ public struct LinkOptions: Sendable {
     /// a receive costs libzmq system calls even when it finds nothing. On, the queued
     /// work can see what arrived with it: the compositor composes a burst of frames once.
     public var readsAhead = false
+    /// Who this end is, said in its hello: a hello under the same id with another
+    /// incarnation is a restart, and what waited for the old one fails at once. The
+    /// process id by default; an end restarted inside one process (a test, an actor
+    /// child) says another.
+    public var incarnation = UInt32(truncatingIfNeeded: getpid())
 
     public init() {}
 }

@@ -292,6 +292,74 @@ struct LinkTests {
         #expect(session.records().contains { $0.outcome == .lost && $0.source == "kid" })
     }
 
+    /// Issue 19, finding 1: a child killed just as its parent sent to it took the request
+    /// with it; its restarted process says hello within milliseconds, and the parent must
+    /// stop waiting then, not at the request's 2 s deadline.
+    @Test("a request to a child that is restarted meanwhile fails at the new hello, not at its deadline")
+    func restartEndsTheWait() async throws {
+        let session = try TestSession()
+        let parentLoop = IOLoop(name: "p"), oldLoop = IOLoop(name: "old"), newLoop = IOLoop(name: "new")
+        defer { parentLoop.shutdown(); oldLoop.shutdown(); newLoop.shutdown() }
+        let endpoint = try session.endpoint("restart")
+        let peers = Recorder<PeerEvent>()
+        let parent = try await Link.bind(
+            id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(), onPeer: { peers.append($0) })
+        var first = fastOptions()
+        first.incarnation = 1
+        // The old process takes the request and dies before it answers.
+        let old = try await Link.connect(
+            id: "kid", parent: "root", endpoint: endpoint, loop: oldLoop, log: session.log, options: first,
+            onMessage: { _, _ in .deferred })
+        #expect(await peers.wait { $0 == [.connected("kid")] })
+        let started = ContinuousClock.now
+        async let answer = outcome { () async throws(LinkError) in
+            try await parent.request(.memoryWarning, to: "kid", timeout: .seconds(10))
+        }
+        #expect(await session.wait { $0.contains { $0.outcome == .delivered && $0.kind == "memory-warning" } })
+        await old.close()
+        var second = fastOptions()
+        second.incarnation = 2
+        let restarted = try await Link.connect(id: "kid", parent: "root", endpoint: endpoint, loop: newLoop, log: session.log, options: second)
+        let result = await answer
+        #expect(result == .failure(.peerGone("kid", "restarted (pid 1 → 2)")))
+        // Well inside the heartbeat timeout (300 ms here), far inside the request's 10 s.
+        #expect(ContinuousClock.now - started < .milliseconds(250))
+        #expect(session.records().contains { $0.outcome == .lost && $0.kind == "memory-warning" })
+        // The restarted child is reachable at once.
+        _ = try await parent.request(.memoryWarning, to: "kid")
+        await restarted.close()
+        await parent.close()
+    }
+
+    @Test("a request to a child that goes silent fails when it is reported lost, not at its deadline")
+    func lossEndsTheWait() async throws {
+        let session = try TestSession()
+        let parentLoop = IOLoop(name: "p"), childLoop = IOLoop(name: "c")
+        defer { parentLoop.shutdown(); childLoop.shutdown() }
+        let endpoint = try session.endpoint("silent")
+        let peers = Recorder<PeerEvent>()
+        let parent = try await Link.bind(
+            id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(), onPeer: { peers.append($0) })
+        let child = try await Link.connect(
+            id: "kid", parent: "root", endpoint: endpoint, loop: childLoop, log: session.log, options: fastOptions(),
+            onMessage: { _, _ in .deferred })
+        #expect(await peers.wait { $0 == [.connected("kid")] })
+        let started = ContinuousClock.now
+        async let answer = outcome { () async throws(LinkError) in
+            try await parent.request(.memoryWarning, to: "kid", timeout: .seconds(10))
+        }
+        #expect(await session.wait { $0.contains { $0.outcome == .delivered && $0.kind == "memory-warning" } })
+        await child.close()  // no goodbye: silence, as a hung or killed process gives
+        guard case .failure(.peerGone("kid", let why)) = await answer else {
+            Issue.record("the wait did not end with peerGone")
+            return
+        }
+        #expect(why.hasPrefix("silent for"))
+        // The heartbeat timeout (300 ms) and a heartbeat interval, not the 10 s deadline.
+        #expect(ContinuousClock.now - started < .seconds(2))
+        await parent.close()
+    }
+
     @Test("sending to a child that does not exist is dropped with a reason, not queued")
     func noSuchPeer() async throws {
         let session = try TestSession()
@@ -335,3 +403,7 @@ struct LinkTests {
     }
 }
 
+/// What a throwing call gave, as a value to compare.
+private func outcome<T>(_ body: () async throws(LinkError) -> T) async -> Result<T, LinkError> {
+    do throws(LinkError) { return .success(try await body()) } catch { return .failure(error) }
+}

@@ -27,6 +27,16 @@ final class TestSession: Sendable {
         return reader.readNew()
     }
 
+    /// Waits (bounded) until the log's lines so far satisfy `predicate`.
+    func wait(timeout: Duration = .seconds(5), until predicate: ([RoutingRecord]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if predicate(records()) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return predicate(records())
+    }
+
     deinit {
         log.close()
         try? FileManager.default.removeItem(atPath: run.path)
