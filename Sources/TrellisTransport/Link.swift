@@ -675,8 +675,10 @@ public actor Link {
 
     // MARK: Logging
 
+    /// Heartbeats are not written: ten a second on every idle connection would be most
+    /// of an idle tree's log. What they decide is: `lost`, and `peer … connected`.
     private func record(_ e: Envelope, outcome: RoutingRecord.Outcome, bytes: Int, via: String? = nil, reason: String? = nil) {
-        guard log.isEnabled else { return }
+        guard log.isEnabled, e.kind != .heartbeat else { return }
         log.record(
             MessageEvent(
                 sequence: e.sequence, trace: e.trace, bytes: bytes, source: e.source, target: e.target, kind: e.kind,

@@ -5,9 +5,12 @@ import TrellisWire
 /// How a link behaves; the defaults suit a terminal UI on one machine.
 public struct LinkOptions: Sendable {
     /// A link heartbeats a peer it has sent nothing to for this long.
-    public var heartbeatInterval: Duration = .milliseconds(500)
-    /// A peer silent for this long is reported lost.
-    public var heartbeatTimeout: Duration = .milliseconds(2000)
+    public var heartbeatInterval: Duration = .milliseconds(100)
+    /// A peer silent for this long is reported lost: what waits for it fails, its parent
+    /// shows a placeholder. A host's links run on its main thread, so this is also how
+    /// soon a hung process is seen (docs/PROCESSES.md); six intervals, so one late
+    /// heartbeat is not a loss.
+    public var heartbeatTimeout: Duration = .milliseconds(600)
     /// How long `request` waits for an ack or reply by default.
     public var requestTimeout: Duration = .seconds(2)
     /// Messages queued per peer before sends are dropped (ZMQ_SNDHWM / ZMQ_RCVHWM).

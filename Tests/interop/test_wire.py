@@ -198,7 +198,7 @@ def test_trellis_logs_merges_and_filters_a_multi_process_session(trellis, start_
         assert c.receive().kind == "touch"
         c.send_raw([b"", b"TRL\x02", header(16, 1, target="root"), b""])
         assert c.receive().kind == "error"
-        time.sleep(1.2)  # a few heartbeats each way
+        time.sleep(0.3)  # heartbeats each way, which are not logged
     finally:
         c.close()
         child.stop()
@@ -214,7 +214,7 @@ def test_trellis_logs_merges_and_filters_a_multi_process_session(trellis, start_
     # The child's hello is sent in one process and received in the other.
     hello = [x for x in lines if x["kind"] == "hello"]
     assert {(x["at"], x["outcome"]) for x in hello} >= {("kid", "sent"), ("root", "received")}
-    assert any(x["kind"] == "heartbeat" and x["at"] == "root" and x["outcome"] == "received" for x in lines)
+    assert not any(x["kind"] == "heartbeat" for x in lines), "liveness is logged as lost/connected, not per heartbeat"
 
     kid = [json.loads(x) for x in logs(trellis, run_root, "--session", "tree", "--json", "-c", "kid").stdout.splitlines()]
     assert kid and all("kid" in (x["src"], x["dst"], x["at"]) for x in kid)
