@@ -118,6 +118,8 @@ struct HostCommand: ParsableCommand {
         let scene = try SceneArguments(data: data, embeds: embeds)
         let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
         let log = try RoutingLog(directory: run.logs, host: controllerID)
+        // The supervisor's proof that this main thread is not hung (docs/PROCESSES.md).
+        if supervised { loop.beat(try Pulse.Writer(run: run, name: controllerID)) }
         // Every controller made here from now on — this host's, and the ones its code
         // asks the registry for — gets its scene data and embed segues.
         scene.apply(to: registry, log: log)

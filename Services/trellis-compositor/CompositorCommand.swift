@@ -72,6 +72,8 @@ struct CompositorCommand: ParsableCommand {
         }
         let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
         let log = try RoutingLog(directory: run.logs, host: "compositor")
+        // The supervisor's proof that this main thread is not hung (docs/PROCESSES.md).
+        if supervised { loop.beat(try Pulse.Writer(run: run, name: "compositor")) }
         // The terminal first: its size is the screen's, and from here on every exit path
         // restores it (docs/TERMINAL.md): the signals below, exit(3) and fatal signals
         // (TerminalRestoreOnExit), and a failed start.

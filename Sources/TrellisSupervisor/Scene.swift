@@ -46,6 +46,9 @@ public struct Scene: Equatable, Sendable {
     public var intensity: Int
     /// … within this many seconds; past it the supervisor stops the tree and says why.
     public var period: Double
+    /// A process whose main thread has not beaten its pulse for this many seconds is
+    /// hung: the supervisor kills it, and the restart policy takes over.
+    public var hang: Double = 2
     public var size: Size
 
     public var root: Controller { controllers.first { $0.parent == nil }! }

@@ -52,9 +52,9 @@ extension Scene {
             }
             size = Size(width: parts[0], height: parts[1])
         }
-        var strategy = RestartStrategy.oneForOne, intensity = 3, period = 5.0
+        var strategy = RestartStrategy.oneForOne, intensity = 3, period = 5.0, hang = 2.0
         if let r = fields["restart"] {
-            guard case .mapping(let rm) = r else { throw fail(r, "restart", "expected strategy, intensity, period") }
+            guard case .mapping(let rm) = r else { throw fail(r, "restart", "expected strategy, intensity, period, hang") }
             for (k, v) in rm {
                 let key = k.string ?? ""
                 switch key {
@@ -69,8 +69,15 @@ extension Scene {
                 case "period":
                     guard let p = v.float ?? v.int.map(Double.init), p > 0 else { throw fail(v, "restart.period", "expected seconds > 0") }
                     period = p
+                case "hang":
+                    // Under the pulse interval every process would look hung; past a minute
+                    // a hang is a frozen screen nobody waits out.
+                    guard let h = v.float ?? v.int.map(Double.init), h >= 0.5, h <= 60 else {
+                        throw fail(v, "restart.hang", "expected seconds from 0.5 to 60")
+                    }
+                    hang = h
                 default:
-                    throw fail(k, "restart.\(key)", "unknown field (known: strategy, intensity, period)")
+                    throw fail(k, "restart.\(key)", "unknown field (known: strategy, intensity, period, hang)")
                 }
             }
         }
@@ -129,6 +136,8 @@ extension Scene {
                 id: id, className: cls, parent: parent, placement: parent == nil ? .process : placement, host: host,
                 embed: embed, data: data, line: item.mark?.line ?? 0, classLine: classLine ?? item.mark?.line ?? 0))
         }
-        return Scene(file: file, app: app, controllers: controllers, strategy: strategy, intensity: intensity, period: period, size: size)
+        return Scene(
+            file: file, app: app, controllers: controllers, strategy: strategy, intensity: intensity, period: period, hang: hang,
+            size: size)
     }
 }

@@ -43,6 +43,8 @@ public final class Supervisor {
     private var stopReason: String?
     private var stopped = false
     private var stopWaiters: [CheckedContinuation<String?, Never>] = []
+    private var hangWatch: HangWatch
+    private var hangTimer: (any DispatchSourceTimer)?
 
     /// Progress for people: one line per step.
     public var progress: @MainActor (String) -> Void = { _ in }
@@ -53,6 +55,7 @@ public final class Supervisor {
         self.binaries = binaries
         self.headless = headless
         log = try RoutingLog(directory: run.logs, host: "supervisor")
+        hangWatch = HangWatch(limit: scene.hang)
         plan = try makePlan()
     }
 
@@ -143,6 +146,33 @@ public final class Supervisor {
         for l in plan { try launch(l) }
         state = "running"
         writeState()
+        watchForHangs()
+    }
+
+    /// Every pulse interval: kills a process whose main thread stopped beating (SIGSTOP,
+    /// a spin, a deadlock) for longer than the scene's `restart.hang`; its exit then
+    /// restarts it under the policy, as a crash would. The pid is one of our own
+    /// children, not yet reaped (`isRunning`), so it cannot name another process.
+    private func watchForHangs() {
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+        timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.checkPulses() } }
+        timer.resume()
+        hangTimer = timer
+    }
+
+    private func checkPulses() {
+        guard state == "running" else { return }
+        let running = plan.compactMap { l -> (id: String, pid: Int32)? in
+            guard let p = processes[l.id], p.isRunning else { return nil }
+            return (l.id, p.processIdentifier)
+        }
+        let run = self.run
+        for hung in hangWatch.check(running: running, now: MonotonicClock.nanoseconds(), lastBeat: { Pulse.lastBeat(in: run, name: $0) }) {
+            guard let p = processes[hung.id], p.isRunning, p.processIdentifier == hung.pid else { continue }
+            decide("\(hung.id) (pid \(hung.pid)) is hung: its main thread has not run for \(hung.silentNanoseconds / 1_000_000) ms (limit \(Int(scene.hang * 1000)) ms); killing it")
+            kill(hung.pid, SIGKILL)
+        }
     }
 
     /// Waits until every host has said hello to its parent — the links' own log lines
@@ -166,6 +196,7 @@ public final class Supervisor {
     }
 
     private func launch(_ l: Launch) throws {
+        Pulse.clear(in: run, name: l.id)
         let p = Process()
         p.executableURL = binaries.appendingPathComponent(l.binary)
         p.arguments = l.arguments
@@ -231,6 +262,8 @@ public final class Supervisor {
     public func stop(because reason: String? = nil) async {
         guard state != "stopping", !stopped else { return }
         state = "stopping"
+        hangTimer?.cancel()
+        hangTimer = nil
         stopReason = reason
         decide("stopping the tree" + (reason.map { ": \($0)" } ?? ""))
         writeState()

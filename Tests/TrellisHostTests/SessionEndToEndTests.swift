@@ -88,6 +88,36 @@ extension MultiProcessTests {
             #expect(try s.waitForUpToExit() == 0)
         }
 
+        /// Issue 19, finding 2: a stopped (hung) child was never restarted, and its
+        /// parent waited out the whole bound for it on every message. Now its parent sees
+        /// it lost within the heartbeat timeout and shows a placeholder; the supervisor
+        /// sees its pulse stop and, past `restart.hang`, kills it, and the policy restarts it.
+        @Test func aStoppedHostIsAPlaceholderThenKilledAndRestarted() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            let scene = try s.variant(of: "parity", named: "hangs") {
+                $0.replacingOccurrences(of: "period: 10", with: "period: 10\n  hang: 1")
+            }
+            try s.up(scene)
+            #expect(try s.cli("wait", "--text", "leaf", "--timeout", "15").status == 0)
+            let child = try #require(try s.state().members.first { $0.id == "Child" })
+            #expect(CLISession.isOurs(child.pid, root: s.root))
+            kill(child.pid, SIGSTOP)
+            let stopped = ContinuousClock.now
+            #expect(try s.cli("wait", "--text", "Child is not responding", "--timeout", "5").status == 0)
+            // The heartbeat timeout (600 ms) and a compose; loose, for a loaded machine.
+            #expect(ContinuousClock.now - stopped < .seconds(3))
+            let restarted = try await s.until { try s.state().members.first { $0.id == "Child" }.map { $0.restarts == 1 && $0.pid > 0 } ?? false }
+            #expect(restarted)
+            #expect(try s.cli("wait", "--text", "leaf", "--timeout", "15").status == 0)
+            let decisions = try s.cli("logs", "--kind", "supervisor").output
+            #expect(decisions.contains("Child (pid \(child.pid)) is hung: its main thread has not run for"))
+            #expect(decisions.contains("Child (pid \(child.pid)) was killed by signal 9"))
+            #expect(decisions.contains("restarting Child (one-for-one, restart 1"))
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
+
         @Test func pastItsRestartIntensityTheSupervisorStopsTheTreeAndSaysWhy() async throws {
             let s = try CLISession()
             defer { s.cleanUp() }

@@ -12,6 +12,7 @@ import TrellisCanvas
           strategy: one-for-all
           intensity: 2
           period: 4.5
+          hang: 1.5
         controllers:
           - id: Root
             class: DemoTabs
@@ -31,13 +32,13 @@ import TrellisCanvas
     @Test func aWellFormedSceneReadsAsDeclared() throws {
         let scene = try Scene.parse(Self.good, file: "demo.yaml")
         #expect(scene.size == Size(width: 100, height: 30))
-        #expect(scene.strategy == .oneForAll && scene.intensity == 2 && scene.period == 4.5)
+        #expect(scene.strategy == .oneForAll && scene.intensity == 2 && scene.period == 4.5 && scene.hang == 1.5)
         #expect(scene.controllers.map(\.id.rawValue) == ["Root", "Seed001", "Detail"])
         #expect(scene.root.className == "DemoTabs")
         let seed = scene.controllers[1]
         #expect(seed.parent == "Root" && seed.placement == .process && seed.embed == "tabContent")
         #expect(seed.data == ["title": "embed"])
-        #expect(seed.line == 10)
+        #expect(seed.line == 11)
         // An actor runs in its parent's process: Detail's process is Seed001's.
         #expect(scene.processOwner(of: scene.controllers[2]).id == "Seed001")
         #expect(scene.processes.map(\.id.rawValue) == ["Root", "Seed001"])
@@ -45,7 +46,7 @@ import TrellisCanvas
 
     @Test func defaultsAreOneForOneThreeRestartsInFiveSecondsAt80x24() throws {
         let scene = try Scene.parse("controllers:\n  - id: A\n    class: X\n", file: "s.yaml")
-        #expect(scene.strategy == .oneForOne && scene.intensity == 3 && scene.period == 5)
+        #expect(scene.strategy == .oneForOne && scene.intensity == 3 && scene.period == 5 && scene.hang == 2)
         #expect(scene.size == Size(width: 80, height: 24) && scene.app == "trellis-app")
     }
 
@@ -76,6 +77,8 @@ import TrellisCanvas
         ("restart:\n  strategy: rest-for-one\ncontrollers:\n  - id: A\n    class: X\n", 2, "restart.strategy", "one of"),
         ("restart:\n  intensity: -1\ncontrollers:\n  - id: A\n    class: X\n", 2, "restart.intensity", "≥ 0"),
         ("restart:\n  period: 0\ncontrollers:\n  - id: A\n    class: X\n", 2, "restart.period", "> 0"),
+        ("restart:\n  hang: 0.1\ncontrollers:\n  - id: A\n    class: X\n", 2, "restart.hang", "0.5 to 60"),
+        ("restart:\n  hang: soon\ncontrollers:\n  - id: A\n    class: X\n", 2, "restart.hang", "0.5 to 60"),
         ("restart:\n  backoff: 2\ncontrollers:\n  - id: A\n    class: X\n", 2, "restart.backoff", "unknown field"),
     ]
 
