@@ -379,6 +379,10 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         defer {
             nesting -= 1
             if peer != nil { waitingFor.removeLast() }
+            // What was put aside during the wait arrived before anything the waiting code
+            // queues next, or a link reads next (`onMainActorAtOnce` runs that in place
+            // when nothing is ready): it goes first, now, not at the next pass.
+            if !parked.isEmpty { unpark() }
         }
         return withoutActuallyEscaping(done) { passes(until: $0, deadline: deadline) }
     }

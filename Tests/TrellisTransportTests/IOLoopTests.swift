@@ -162,6 +162,33 @@ struct IOLoopTests {
         ])
     }
 
+    /// Issue 19, finding 1: a root waiting for a child put the compositor's next touches
+    /// aside; the touch that arrived after the wait then ran before them.
+    @Test("work put aside during a wait runs before work queued after the wait ends")
+    func parkedWorkKeepsItsPlace() {
+        let loop = IOLoop(name: "order")
+        final class Link: Sendable {}
+        let up = Link(), down = Link()
+        let parent = IOLoop.WaitKey(up, "parent"), child = IOLoop.WaitKey(down, "child")
+        let seen = Mutex<[String]>([])
+        let finished = DispatchSemaphore(value: 0)
+        loop.execute(from: parent) {
+            seen.withLock { $0.append("touch 1") }
+            let answered = Mutex(false)
+            loop.execute(from: parent) { seen.withLock { $0.append("touch 2") } }
+            loop.execute(from: child) {
+                seen.withLock { $0.append("the child answers") }
+                answered.withLock { $0 = true }
+            }
+            _ = loop.run(until: { answered.withLock { $0 } }, deadline: MonotonicClock.nanoseconds() + 5_000_000_000, waitingFor: child)
+            loop.execute(from: parent) { seen.withLock { $0.append("touch 3") } }
+        }
+        loop.execute { finished.signal() }
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        loop.shutdown()
+        #expect(seen.withLock { $0 } == ["touch 1", "the child answers", "touch 2", "touch 3"])
+    }
+
     @Test("a nested run whose condition never holds returns false at its deadline, and the loop goes on")
     func nestedRunEndsAtItsDeadline() {
         let loop = IOLoop(name: "deadline")
