@@ -47,7 +47,7 @@ struct CompositorCommand: ParsableCommand {
 
     static func parseSize(_ s: String) -> Size? {
         let parts = s.split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, (1...1000).contains(parts[0]), (1...1000).contains(parts[1]) else { return nil }
+        guard parts.count == 2, Size(width: parts[0], height: parts[1]).isScreenSize else { return nil }
         return Size(width: parts[0], height: parts[1])
     }
 

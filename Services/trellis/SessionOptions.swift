@@ -63,7 +63,7 @@ struct SizeArgument: ExpressibleByArgument {
     let size: Size
     init?(argument: String) {
         let parts = argument.split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, (1...1000).contains(parts[0]), (1...1000).contains(parts[1]) else { return nil }
+        guard parts.count == 2, Size(width: parts[0], height: parts[1]).isScreenSize else { return nil }
         size = Size(width: parts[0], height: parts[1])
     }
 }

@@ -27,6 +27,15 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     }
     public static let zero = Size(width: 0, height: 0)
     public var description: String { "\(width)×\(height)" }
+
+    /// The columns and rows a screen may have, wherever its size comes from (a scene, the
+    /// command line, the control endpoint, the terminal): a screen is one surface the
+    /// compositor allocates whole, and frames carry sizes as UInt16, so a size from
+    /// outside must be bounded before it becomes a surface.
+    public static let screenSides: ClosedRange<Int> = 1...1000
+
+    /// Whether a screen may be this size (`screenSides` both ways).
+    public var isScreenSize: Bool { Self.screenSides.contains(width) && Self.screenSides.contains(height) }
 }
 
 /// A rectangle of cells: `origin` is its top-left cell, `size` how many cells it spans.

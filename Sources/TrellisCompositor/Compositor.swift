@@ -154,9 +154,10 @@ public final class Compositor {
         _ = try? await hosts.request(.appearance(Appearance(.didAppear, animated: false)), to: rootID)
     }
 
-    /// A terminal resize: the screen, then the root's traits and size transition.
+    /// A terminal resize: the screen, then the root's traits and size transition. A size
+    /// no screen may have (`Size.screenSides`) changes nothing; callers bound it first.
     public func resize(to size: Size) async {
-        guard size != screen.size, size.width > 0, size.height > 0 else { return }
+        guard size != screen.size, size.isScreenSize else { return }
         screen = Surface(size: size)
         tree.invalidate()
         if rootIsUp {
@@ -239,8 +240,17 @@ public final class Compositor {
                 }
             }
         case .sizeTransition(let s):
+            let size = Size(width: Int(s.width), height: Int(s.height))
+            // Any client can send any u32 pair; a screen beyond frames' UInt16 sizes
+            // stopped the compositor (issue 19 finding 5), and one within them but huge
+            // would take its memory. Declined, the screen stays as it was.
+            guard size.isScreenSize else {
+                let why = "size \(size) is outside \(Size.screenSides.lowerBound)…\(Size.screenSides.upperBound) columns and rows; the screen stays \(screen.size)"
+                rejected("size", why, from: e.source)
+                return answer(Reply(status: .declined, payload: Array(why.utf8)))
+            }
             Task {
-                await resize(to: Size(width: Int(s.width), height: Int(s.height)))
+                await resize(to: size)
                 answer(nil)
             }
         case .request(let r) where r.name == "screen":
@@ -328,9 +338,13 @@ public final class Compositor {
     }
 
     private func event(_ text: String, peer: ControllerID) {
+        rejected("frame", text, from: peer)
+    }
+
+    private func rejected(_ kind: String, _ reason: String, from peer: ControllerID) {
         log.record(RoutingRecord(
-            host: log.host, at: Self.id.rawValue, source: peer.rawValue, target: Self.id.rawValue, kind: "frame",
-            outcome: .rejected, via: "", reason: text))
+            host: log.host, at: Self.id.rawValue, source: peer.rawValue, target: Self.id.rawValue, kind: kind,
+            outcome: .rejected, via: "", reason: reason))
     }
 }
 

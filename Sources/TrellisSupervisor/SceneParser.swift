@@ -47,8 +47,8 @@ extension Scene {
         var size = Size(width: 80, height: 24)
         if let n = fields["size"] {
             let parts = try text(n, "size").split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, (1...1000).contains(parts[0]), (1...1000).contains(parts[1]) else {
-                throw fail(n, "size", "expected COLUMNSxROWS like 80x24")
+            guard parts.count == 2, Size(width: parts[0], height: parts[1]).isScreenSize else {
+                throw fail(n, "size", "expected COLUMNSxROWS like 80x24, each \(Size.screenSides.lowerBound)…\(Size.screenSides.upperBound)")
             }
             size = Size(width: parts[0], height: parts[1])
         }
