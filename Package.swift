@@ -118,14 +118,14 @@ let package = Package(
         // Helpers several test targets share (not a product).
         .target(name: "TrellisTestSupport", path: "Tests/TrellisTestSupport"),
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog"]),
+        .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "CZeroMQ"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
         .testTarget(name: "TrellisTerminalTests", dependencies: ["TrellisTerminal", "TrellisCanvas", "TrellisWire"]),
         .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .testTarget(
             name: "TrellisHostTests",
-            dependencies: ["TrellisHost", "TrellisSeeds", "TrellisClient", "TrellisSupervisor", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire", "TrellisCanvas"]
+            dependencies: ["TrellisHost", "TrellisSeeds", "TrellisClient", "TrellisSupervisor", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire", "TrellisCanvas", "TrellisTestSupport"]
         ),
         .testTarget(
             name: "TrellisControllersTests",

@@ -13,9 +13,16 @@ struct PsCommand: AsyncParsableCommand {
         let run = try options.runDirectory()
         var state: SessionState
         do { state = try SessionState.read(from: run) } catch { throw CLIError("\(error)") }
-        // A supervisor killed without stopping cannot have said so itself.
-        if !state.isSupervisorAlive && state.state != "stopped" { state.state = "gone (supervisor not running)" }
-        for i in state.members.indices where state.members[i].pid > 0 && kill(state.members[i].pid, 0) != 0 {
+        // A supervisor killed without stopping cannot have said so itself. A pid is shown
+        // only while it is still the process recorded: once that has exited it may name
+        // anyone's (issue 19 finding 7).
+        let supervisor = state.supervisorVerdict
+        if supervisor != .same && state.state != "stopped" {
+            state.state = supervisor == .unrecorded
+                ? "unknown (no start time recorded for supervisor pid \(state.supervisor))"
+                : "gone (supervisor not running)"
+        }
+        for i in state.members.indices where state.members[i].pid > 0 && state.members[i].verdict != .same {
             state.members[i].pid = 0
         }
         if json {
@@ -24,7 +31,7 @@ struct PsCommand: AsyncParsableCommand {
             print(String(decoding: try encoder.encode(state), as: UTF8.self))
             return
         }
-        print("session \(run.session): \(state.state), supervisor pid \(state.supervisor), scene \(state.scene)")
+        print("session \(run.session): \(state.state), supervisor pid \(supervisor == .same ? "\(state.supervisor)" : "-"), scene \(state.scene)")
         if let reason = state.reason { print("reason: \(reason)") }
         let rows = [["ID", "ROLE", "CLASS", "PID", "RESTARTS"]] + state.members.map {
             [$0.id, $0.role, $0.className.isEmpty ? "-" : $0.className, $0.pid > 0 ? "\($0.pid)" : "-", "\($0.restarts)"]

@@ -42,8 +42,18 @@ struct UpCommand: AsyncParsableCommand {
         let name = session ?? Self.sessionName(for: self.scene)
         let root = runRoot ?? RunDirectory.root
         let run = try RunDirectory.create(session: name, root: root)
-        if let old = try? SessionState.read(from: run), old.isSupervisorAlive, old.state != "stopped" {
-            throw CLIError("session \(name) is already running (supervisor pid \(old.supervisor)); `trellis down --session \(name)` first")
+        if let old = try Self.previousState(in: run), old.state != "stopped" {
+            switch old.supervisorVerdict {
+            case .same:
+                throw CLIError("session \(name) is already running (supervisor pid \(old.supervisor)); `trellis down --session \(name)` first")
+            case .unrecorded:
+                // Perhaps a supervisor of a trellis before start times: two would share sockets.
+                throw CLIError(
+                    "session \(name) may be running: pid \(old.supervisor) is alive, and \(SessionState.path(in: run)) records no start time "
+                        + "to tell whether it is that session's supervisor; stop it yourself, or remove that file")
+            case .notRunning, .anotherProcess:
+                break
+            }
         }
         guard let binaries = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else {
             throw CLIError("cannot tell where the trellis binary is, so not where trellis-app is")
@@ -63,6 +73,15 @@ struct UpCommand: AsyncParsableCommand {
         }
         if let reason = await supervisor.stoppedReason() {
             throw CLIError("the tree stopped: \(reason) (see `trellis logs --session \(name) --kind supervisor`)")
+        }
+    }
+
+    /// The state a previous supervisor left, if any. A damaged file is overwritten, but
+    /// one that is not this user's is refused: it is not ours to replace or believe.
+    static func previousState(in run: RunDirectory) throws -> SessionState? {
+        do { return try SessionState.read(from: run) } catch let error as SessionStateError {
+            if case .notYours = error { throw CLIError("\(error)") }
+            return nil
         }
     }
 

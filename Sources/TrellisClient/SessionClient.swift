@@ -42,6 +42,8 @@ public actor SessionClient {
         var found: RunDirectory?
         while found == nil {
             do { found = try RunDirectory.find(session: session, root: root) } catch {
+                // Waiting cannot make someone else's directory ours.
+                if case RunDirectoryError.notPrivate = error { throw ClientError.noSession("\(error)") }
                 guard ContinuousClock.now < deadline else { throw ClientError.noSession("\(error)") }
                 try await Task.sleep(for: .milliseconds(50))
             }

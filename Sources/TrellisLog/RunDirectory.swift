@@ -42,13 +42,17 @@ public struct RunDirectory: Sendable, Equatable {
         return dir
     }
 
-    /// An existing session, or the newest one when `session` is nil.
+    /// An existing session, or the newest one when `session` is nil — only if it is
+    /// private (`verifyPrivate`): every command that attaches finds its session here, and
+    /// `down` signals the pids its `session.json` names.
     public static func find(session: String?, root: String = RunDirectory.root) throws -> RunDirectory {
         if let session {
             guard isValidSession(session) else { throw RunDirectoryError.invalidSession(session) }
             let path = "\(root)/\(session)"
             guard FileManager.default.fileExists(atPath: path) else { throw RunDirectoryError.noSuchSession(session, root) }
-            return RunDirectory(session: session, path: path)
+            let run = RunDirectory(session: session, path: path)
+            try run.verifyPrivate()
+            return run
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         let newest = names.filter(isValidSession).compactMap { name -> (String, Date)? in
@@ -57,7 +61,17 @@ public struct RunDirectory: Sendable, Equatable {
             return (name, attrs?[.modificationDate] as? Date ?? .distantPast)
         }.max { $0.1 < $1.1 }
         guard let newest else { throw RunDirectoryError.noSessions(root) }
-        return RunDirectory(session: newest.0, path: "\(root)/\(newest.0)")
+        let run = RunDirectory(session: newest.0, path: "\(root)/\(newest.0)")
+        try run.verifyPrivate()
+        return run
+    }
+
+    /// Refuses a directory another user owns or others can enter: whoever can write
+    /// in it can write a `session.json` naming any pid, or put their sockets here.
+    public func verifyPrivate() throws {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw RunDirectoryError.noSuchSession(session, (path as NSString).deletingLastPathComponent) }
+        try Self.checkPrivate(path, st)
     }
 
     /// mkdir -p with mode 0700 for what it creates; refuses an existing directory
@@ -65,11 +79,7 @@ public struct RunDirectory: Sendable, Equatable {
     public static func makePrivateDirectory(_ path: String) throws {
         var st = stat()
         if stat(path, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw RunDirectoryError.notADirectory(path) }
-            guard st.st_uid == getuid() else { throw RunDirectoryError.notPrivate(path, "owned by uid \(st.st_uid)") }
-            guard st.st_mode & 0o077 == 0 else {
-                throw RunDirectoryError.notPrivate(path, "mode \(String(st.st_mode & 0o777, radix: 8)) lets others in")
-            }
+            try checkPrivate(path, st)
             return
         }
         let parent = (path as NSString).deletingLastPathComponent
@@ -81,6 +91,14 @@ public struct RunDirectory: Sendable, Equatable {
             throw RunDirectoryError.cannotCreate(path, String(cString: strerror(errno)))
         }
         chmod(path, 0o700)
+    }
+
+    private static func checkPrivate(_ path: String, _ st: stat) throws {
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { throw RunDirectoryError.notADirectory(path) }
+        guard st.st_uid == getuid() else { throw RunDirectoryError.notPrivate(path, "owned by uid \(st.st_uid)") }
+        guard st.st_mode & 0o077 == 0 else {
+            throw RunDirectoryError.notPrivate(path, "mode \(String(st.st_mode & 0o777, radix: 8)) lets others in")
+        }
     }
 }
 

@@ -45,6 +45,9 @@ public final class Supervisor {
     private var stopWaiters: [CheckedContinuation<String?, Never>] = []
     private var hangWatch: HangWatch
     private var hangTimer: (any DispatchSourceTimer)?
+    /// Beside its pid in session.json, so that `trellis down` never signals a process
+    /// that got this pid after the supervisor exited.
+    private let supervisorStart = ProcessStart.time(of: getpid())
 
     /// Progress for people: one line per step.
     public var progress: @MainActor (String) -> Void = { _ in }
@@ -307,14 +310,17 @@ public final class Supervisor {
     public var members: [SessionState.Member] {
         plan.map { l in
             let p = processes[l.id]
+            let pid = p?.isRunning == true ? p!.processIdentifier : 0
             return SessionState.Member(
-                id: l.id, role: l.role, className: l.className, pid: p?.isRunning == true ? p!.processIdentifier : 0,
+                id: l.id, role: l.role, className: l.className, pid: pid, start: ProcessStart.time(of: pid),
                 restarts: restartCounts[l.id] ?? 0)
         }
     }
 
     private func writeState() {
-        let s = SessionState(supervisor: getpid(), scene: scene.file, state: state, reason: stopReason, members: members)
+        let s = SessionState(
+            supervisor: getpid(), supervisorStart: supervisorStart, scene: scene.file, state: state, reason: stopReason,
+            members: members)
         do { try s.write(to: run) } catch { progress("warning: \(error)") }
     }
 

@@ -18,7 +18,8 @@ import Testing
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
         defer { for a in argv { free(a) } }
         #expect(posix_spawn(&pid, "/bin/true", nil, nil, argv, environ) == 0)
-        var state = SessionState(supervisor: pid, scene: "s.yaml", state: "running", members: [])
+        var state = SessionState(
+            supervisor: pid, supervisorStart: ProcessStart.time(of: pid), scene: "s.yaml", state: "running", members: [])
         let deadline = ContinuousClock.now + .seconds(5)
         while state.isSupervisorAlive && ContinuousClock.now < deadline { usleep(10_000) }
         #expect(!state.isSupervisorAlive, "an exited, unreaped process counted as alive")
@@ -27,6 +28,7 @@ import Testing
         #expect(waitpid(pid, &status, 0) == pid)
         #expect(!state.isSupervisorAlive)
         state.supervisor = getpid()
+        state.supervisorStart = ProcessStart.time(of: getpid())
         #expect(state.isSupervisorAlive)
     }
     #endif
@@ -36,7 +38,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: (run.path as NSString).deletingLastPathComponent) }
         let state = SessionState(
             supervisor: 42, scene: "demo.yaml", state: "stopped", reason: "more than 0 restarts",
-            members: [.init(id: "Root", role: "root", className: "DemoTabs", pid: 7, restarts: 2)])
+            members: [.init(id: "Root", role: "root", className: "DemoTabs", pid: 7, start: 123_456, restarts: 2)])
         try state.write(to: run)
         #expect(try SessionState.read(from: run) == state)
         let mode = try FileManager.default.attributesOfItem(atPath: SessionState.path(in: run))[.posixPermissions] as? Int
