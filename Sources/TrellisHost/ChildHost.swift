@@ -62,7 +62,6 @@ public final class ChildHost {
             window.installRootView()
         }
         let host = ChildHost(controller: controller, proxy: proxy, window: window, link: link)
-        box.host = host
         if parent == compositorID {
             host.compositorLink = link
         } else if let compositor {
@@ -70,6 +69,12 @@ public final class ChildHost {
                 id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log, options: options)
         }
         if let c = host.compositorLink { host.publisher = FramePublisher(link: c, window: window) }
+        // Only now may the parent's messages be handled (`Inbox` holds them until then).
+        // A restarted child's parent replays its state the moment it says hello, which
+        // can be while the compositor link above is still being made: handled then, the
+        // size and appearance scheduled no frame, and the child never drew (issue 19,
+        // finding 6).
+        box.host = host
         return host
     }
 
