@@ -40,6 +40,13 @@ public struct InFlight {
         }
     }
 
+    /// Time passes while nothing is logged (heartbeats are not): a reader calls this with
+    /// the clock the lines carry (CLOCK_MONOTONIC), so that a message sent to a process
+    /// that died still ages out of flight in an idle tree.
+    public mutating func advance(to now: UInt64) {
+        newest = max(newest, now)
+    }
+
     /// The messages sent and not yet handled.
     public var pending: [RoutingRecord] {
         open.values.filter { $0.mono &+ horizon >= newest }.sorted { $0.mono < $1.mono }

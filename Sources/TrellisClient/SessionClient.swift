@@ -262,6 +262,7 @@ public actor SessionClient {
         }) { () -> Void? in
             let new = reader.readNew()
             flight.add(new)
+            flight.advance(to: MonotonicClock.nanoseconds())
             // Links heartbeat forever, and this client's own link may say hello again when
             // a loaded test process answers late: only the tree's messages break the quiet.
             let noise = new.filter { r in

@@ -18,6 +18,17 @@ import TrellisLog
         #expect(f.pending.isEmpty)
     }
 
+    /// Heartbeats are not logged: an idle tree writes nothing, and the horizon must
+    /// still pass (the restarted compositor of RecoveryTests left such a message).
+    @Test func aMessageToADeadProcessAgesOutWithTheClockWhenNothingIsLogged() {
+        var f = InFlight(horizon: .seconds(5))
+        f.add([line(.sent, "Root", "compositor", 3, kind: "frame", at: 1_000_000_000)])
+        f.advance(to: 4_000_000_000)
+        #expect(f.pending.map(\.sequence) == [3])
+        f.advance(to: 7_000_000_000)
+        #expect(f.pending.isEmpty)
+    }
+
     @Test func aSentMessageIsInFlightUntilItIsHandled() {
         var f = InFlight()
         f.add([line(.sent, "compositor", "Root", 1)])
