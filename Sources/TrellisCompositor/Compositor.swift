@@ -39,6 +39,9 @@ public final class Compositor {
     /// composed without polling.
     private var textWaiters: [TextWaiter] = []
     private var nextWaiter = 0
+    /// Hosts asked to send everything again (`askForEverything`), and the surfaces they
+    /// have placed since.
+    private var resent: [ControllerID: Set<ControllerID>] = [:]
 
     /// How long an `await-text` waits before it is answered `failed`.
     public static let awaitTextLimit = 5.0
@@ -121,6 +124,7 @@ public final class Compositor {
             }
         case .placement(let p):
             tree.place(p, by: e.source)
+            resent[e.source]?.insert(p.surface)
         case .animation(let a):
             tree.animate(a, by: e.source, now: MonotonicClock.nanoseconds())
         default:
@@ -133,6 +137,7 @@ public final class Compositor {
         switch event {
         case .connected(let id):
             tree.markUnresponsive(id, false)
+            askForEverything(from: id)
             if id == rootID && !rootIsUp {
                 rootIsUp = true
                 Task { await bringUpRoot() }
@@ -142,6 +147,29 @@ public final class Compositor {
             if id == rootID { rootIsUp = false }
         }
         setNeedsCompose()
+    }
+
+    /// Asks a host that (re)connected for its whole surface and every placement it makes
+    /// (`redraw`): this compositor may be a restarted one that has none of it, or the
+    /// host a restarted one whose predecessor's placements are still here. Placements the
+    /// host makes that it does not send again before its answer are dropped.
+    private func askForEverything(from id: ControllerID) {
+        resent[id] = []
+        let loop = hosts.loop
+        hosts.run { l in
+            l.request(.request(Request(name: Request.redraw)), to: id) { result in
+                // Queued as the host messages read before the answer are, so it is
+                // handled after them: they are the placements it counts.
+                loop.onMainActor { self.redrawn(id, ok: (try? result.get()) != nil) }
+            }
+        }
+    }
+
+    private func redrawn(_ id: ControllerID, ok: Bool) {
+        guard let kept = resent.removeValue(forKey: id) else { return }
+        // Unanswered (the host died again, or is an old build): keep what is there.
+        guard ok else { return }
+        if tree.dropPlacements(by: id, except: kept) { setNeedsCompose() }
     }
 
     /// What a window does for its root: traits, size, then appearance, each handled

@@ -78,6 +78,14 @@ public struct SurfaceTree: Sendable {
         needsFullCompose = true
     }
 
+    /// Forgets the placements `container` made, but those of `kept`; true if any went.
+    public mutating func dropPlacements(by container: ControllerID, except kept: Set<ControllerID>) -> Bool {
+        let stale = placements.filter { $0.value.container == container && !kept.contains($0.key) }.map(\.key)
+        for child in stale { placements[child] = nil }
+        if !stale.isEmpty { needsFullCompose = true }
+        return !stale.isEmpty
+    }
+
     /// Composes everything next time: the screen composed into is not the last one.
     public mutating func invalidate() {
         needsFullCompose = true

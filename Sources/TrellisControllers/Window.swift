@@ -232,6 +232,13 @@ public final class Window {
         return framed.takeFrame(number: number)
     }
 
+    /// Makes the next `takeFrame` carry every cell, as the first one does: for a receiver
+    /// that lost what the frames before built up (a restarted compositor).
+    public func forgetFramedSurface() {
+        framed = Surface(size: .zero)
+        framedPlaces = nil
+    }
+
     /// What `takeFrame` composes into, and where each of its layers was then (which
     /// always describes the last arrangement: a frame that finds them different composes
     /// everything and keeps the new ones).

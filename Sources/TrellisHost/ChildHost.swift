@@ -66,7 +66,11 @@ public final class ChildHost {
             host.compositorLink = link
         } else if let compositor {
             host.compositorLink = try await Link.connect(
-                id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log, options: options)
+                id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log, options: options,
+                onMessage: Inbox.handler(isReady: { box.host != nil }) { envelope in
+                    guard let host = box.host else { return Reply(status: .failed) }
+                    return host.fromCompositor(envelope)
+                })
         }
         if let c = host.compositorLink { host.publisher = FramePublisher(link: c, window: window) }
         // Only now may the parent's messages be handled (`Inbox` holds them until then).
@@ -81,6 +85,24 @@ public final class ChildHost {
     /// Asks for a frame to be sent at the end of this turn (after any change the host
     /// did not see: a timer of the controller's own, say).
     public func setNeedsFrame() { publisher?.setNeedsFrame() }
+
+    /// What the compositor asks of a host that is not the root: only `redraw`.
+    func fromCompositor(_ envelope: Envelope) -> Reply? {
+        guard case .request(let r) = envelope.message, r.name == Request.redraw else {
+            return Reply(status: .declined, payload: Array("a host takes only \(Request.redraw) from the compositor".utf8))
+        }
+        return redraw()
+    }
+
+    /// The compositor's request for everything this host shows (`Request.redraw`), sent
+    /// when the host connects to it: a restarted compositor has nothing, and one whose
+    /// host restarted holds the dead process's placements. The frame and placements go
+    /// out before the answer, on the same link, so the answer tells the compositor they
+    /// have all come.
+    private func redraw() -> Reply {
+        publisher?.publishAll()
+        return Reply(status: .ok)
+    }
 
     func deliver(_ envelope: Envelope) -> Reply? {
         defer {
@@ -114,6 +136,8 @@ public final class ChildHost {
         case .appearance, .touch:
             embedView()
             return controller.handleMessage(message, from: proxy)
+        case .request(let r) where r.name == Request.redraw && envelope.source == Self.compositorID:
+            return redraw()
         case .request(let r) where r.name == ControllerDescription.request:
             // For `trellis tree`: this process's part of the tree, asked by the parent.
             guard let json = try? JSONEncoder().encode(controller.describe(isProcessRoot: true)) else {

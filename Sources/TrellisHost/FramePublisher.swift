@@ -49,6 +49,15 @@ final class FramePublisher {
         publish()
     }
 
+    /// Sends everything again — every cell, every placement — for a compositor that has
+    /// none of it: one that restarted, or that may hold a dead predecessor's placements
+    /// (it drops what this does not send again; docs/PROCESSES.md).
+    func publishAll() {
+        window.forgetFramedSurface()
+        placements = [:]
+        publish()
+    }
+
     private func publish() {
         scheduled = false
         window.tick()

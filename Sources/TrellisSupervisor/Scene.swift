@@ -66,6 +66,22 @@ public struct Scene: Equatable, Sendable {
 
     /// The controllers that get their own process, parents before children.
     public var processes: [Controller] { controllers.filter { $0.placement == .process || $0.parent == nil } }
+
+    /// The processes below process `id` in the tree: its children's, theirs, and so on.
+    /// Their containment and appearance were given by `id`'s controllers; when that
+    /// process dies they belong to a tree that is gone.
+    public func processDescendants(of id: ControllerID) -> [ControllerID] {
+        var below: [ControllerID] = []
+        for c in processes where c.id != id {
+            var owner = c.parent.flatMap { p in controllers.first { $0.id == p } }
+            while let o = owner {
+                let process = processOwner(of: o)
+                if process.id == id { below.append(c.id); break }
+                owner = process.parent.flatMap { p in controllers.first { $0.id == p } }
+            }
+        }
+        return below
+    }
 }
 
 /// A problem in a scene file: file, line and field, before anything starts.

@@ -243,13 +243,20 @@ public final class Supervisor {
             Task { await stop(because: "more than \(scene.intensity) restarts within \(scene.period) s; the last: \(id) \(how)") }
             return
         }
-        let victims = scene.strategy == .oneForOne || id == "compositor" ? [id] : plan.map(\.id).filter { $0 != "compositor" }
+        // One-for-one restarts the process and those below it in the tree: a child's
+        // containment and appearance came from the dead process's controllers, and its
+        // restarted parent builds its tree afresh (Erlang's rest-for-one, by the tree).
+        let below = ControllerID(id).map { scene.processDescendants(of: $0).map(\.rawValue) } ?? []
+        let victims = id == "compositor" ? [id]
+            : scene.strategy == .oneForOne ? [id] + below
+            : plan.map(\.id).filter { $0 != "compositor" }
         // One-for-all: the others stop first (deliberately, so their exits are not failures).
         for v in victims where v != id { stopProcess(v, deliberately: true) }
         for v in plan.map(\.id) where victims.contains(v) {
             guard let l = plan.first(where: { $0.id == v }) else { continue }
             restartCounts[v, default: 0] += 1
-            decide("restarting \(v) (\(scene.strategy.rawValue), restart \(restartCounts[v]!) of at most \(scene.intensity) in \(scene.period) s)")
+            let why = v != id && below.contains(v) ? "below \(id)" : scene.strategy.rawValue
+            decide("restarting \(v) (\(why), restart \(restartCounts[v]!) of at most \(scene.intensity) in \(scene.period) s)")
             do { try launch(l) } catch {
                 Task { await stop(because: "could not restart \(v): \(error)") }
                 return

@@ -344,6 +344,12 @@ public struct Request: Sendable, Equatable {
     }
 }
 
+extension Request {
+    /// The compositor → a host that (re)connected: send every cell and every placement
+    /// again, then answer (docs/PROTOCOL.md §5.7).
+    public static let redraw = "redraw"
+}
+
 public struct Reply: Sendable, Equatable {
     public enum Status: UInt8, Sendable, CaseIterable { case ok, declined, failed }
     public var status: Status

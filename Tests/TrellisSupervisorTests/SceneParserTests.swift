@@ -42,6 +42,9 @@ import TrellisCanvas
         // An actor runs in its parent's process: Detail's process is Seed001's.
         #expect(scene.processOwner(of: scene.controllers[2]).id == "Seed001")
         #expect(scene.processes.map(\.id.rawValue) == ["Root", "Seed001"])
+        // What restarts with a process (issue 19, finding 3): the processes below it.
+        #expect(scene.processDescendants(of: "Root") == ["Seed001"])
+        #expect(scene.processDescendants(of: "Seed001").isEmpty)
     }
 
     @Test func defaultsAreOneForOneThreeRestartsInFiveSecondsAt80x24() throws {
