@@ -44,6 +44,8 @@ public final class Supervisor {
     private var stopped = false
     private var stopWaiters: [CheckedContinuation<String?, Never>] = []
     private var hangWatch: HangWatch
+    /// The terminal as it was before the compositor took it; nil headless.
+    private var terminal: TerminalKeeper?
     private var hangTimer: (any DispatchSourceTimer)?
     /// Beside its pid in session.json, so that `trellis down` never signals a process
     /// that got this pid after the supervisor exited.
@@ -59,6 +61,7 @@ public final class Supervisor {
         self.headless = headless
         log = try RoutingLog(directory: run.logs, host: "supervisor")
         hangWatch = HangWatch(limit: scene.hang)
+        terminal = headless ? nil : TerminalKeeper()
         plan = try makePlan()
     }
 
@@ -234,6 +237,7 @@ public final class Supervisor {
         // A compositor that died without giving the terminal back (a crash, SIGKILL)
         // leaves it to a dead process group: take it back for the shell.
         if id == "compositor" && !headless && isatty(STDIN_FILENO) == 1 { _ = ForegroundGroup.take(STDIN_FILENO) }
+        if id == "compositor" { terminal?.giveBack() }
         if stoppingPids.remove(pid) != nil || stopped || state == "stopping" { return }
         let how = signaled ? "was killed by signal \(status)" : "exited with status \(status)"
         decide("\(id) (pid \(pid)) \(how)")
@@ -283,6 +287,7 @@ public final class Supervisor {
             await client.close()
         }
         for l in plan.reversed() { stopProcess(l.id, deliberately: true) }
+        terminal?.giveBack()
         stopped = true
         state = "stopped"
         decide("stopped" + (reason.map { ": \($0)" } ?? ""))

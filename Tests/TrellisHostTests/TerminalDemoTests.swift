@@ -12,24 +12,66 @@ import TrellisLog
 extension MultiProcessTests.TerminalModeTests {
     @Test(.timeLimit(.minutes(2)))
     func theDemoInARealTerminalUnderTheSupervisor() async throws {
-        let root = "/tmp/trellis-td-\(getpid())"
-        try RunDirectory.makePrivateDirectory(root)
-        let session = "td-\(UInt16.random(in: 0...UInt16.max))"
-        let package = BuiltProducts.package
-        let trellis = try BuiltProducts.binary("trellis").path
-        let tmux = TmuxServer()
-        var members: [Int32] = []
-        defer {
-            tmux.shutdown()
-            // Only what is still ours: pids wrap at 32768, a dead member's may be reused.
-            for pid in members {
-                let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline").map { String(decoding: $0, as: UTF8.self) } ?? ""
-                if cmdline.contains(root) { kill(pid, SIGKILL) }
-            }
-            try? FileManager.default.removeItem(atPath: root)
+        let pane = try DemoPane()
+        defer { pane.cleanUp() }
+        let app = try await pane.up()
+        let first = Self.normalise(try await app.wait(forText: "000 circle", timeout: .seconds(30)))
+        #expect(try await pane.tmux.waitForPane { $0 == first } == first)
+        #expect(pane.members.count == 7)
+
+        let tab = try #require(ScreenText.locate("001 embed", in: first))
+        try pane.tmux.run(["send-keys", "-t", "trellis", "-H"]
+            + Self.sgrMouse(pressed: true, x: tab.x, y: tab.y) + Self.sgrMouse(pressed: false, x: tab.x, y: tab.y))
+        try await app.wait(forText: "Sub1", timeout: .seconds(15))
+        try await app.waitUntilIdle()
+        let second = Self.normalise(try await app.screen())
+        #expect(try await pane.tmux.waitForPane { $0 == second } == second)
+        await app.close()
+        try await pane.stopWithCtrlC()
+    }
+
+    /// Issue 19, finding 4: a compositor killed outright left the terminal raw, and the
+    /// one restarted after it took that for the terminal's own state, so stopping the
+    /// tree left the shell in raw mode. The supervisor gives it back as it found it.
+    @Test(.timeLimit(.minutes(2)))
+    func aCompositorKilledInATerminalIsRestartedAndTheShellGetsItsTerminalBack() async throws {
+        let pane = try DemoPane()
+        defer { pane.cleanUp() }
+        let app = try await pane.up()
+        _ = try await app.wait(forText: "000 circle", timeout: .seconds(30))
+        await app.close()
+        let compositor = try #require(try pane.state().members.first { $0.id == "compositor" })
+        #expect(pane.isOurs(compositor.pid))
+        kill(compositor.pid, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline, (try? pane.state().members.first { $0.id == "compositor" }?.restarts) != 1 {
+            try await Task.sleep(for: .milliseconds(50))
         }
+        // The restarted compositor draws the whole screen again (every host redraws).
+        let again = try await SessionClient.attach(session: pane.session, root: pane.root, timeout: .seconds(20))
+        let screen = Self.normalise(try await again.wait(forText: "tap me", timeout: .seconds(20)))
+        #expect(try await pane.tmux.waitForPane { $0 == screen } == screen)
+        await again.close()
+        try await pane.stopWithCtrlC()
+    }
+}
+
+/// `trellis up` of the demo in a tmux pane of its own, in a private run root; the pane
+/// shows, once the tree stops, its exit status and whether the terminal is cooked again.
+final class DemoPane {
+    let root = "/tmp/trellis-td-\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
+    let session = "td-\(UInt16.random(in: 0...UInt16.max))"
+    let tmux = TmuxServer()
+    private(set) var members: [Int32] = []
+
+    init() throws {
+        try RunDirectory.makePrivateDirectory(root)
+    }
+
+    func up() async throws -> SessionClient {
+        let trellis = try BuiltProducts.binary("trellis").path
         try tmux.run(["new-session", "-d", "-s", "trellis", "-x", "100", "-y", "30", """
-            cd '\(package)' && '\(trellis)' up deploy/scenes/demo.yaml --session \(session) --run-root '\(root)'; \
+            cd '\(BuiltProducts.package)' && '\(trellis)' up deploy/scenes/demo.yaml --session \(session) --run-root '\(root)'; \
             echo "exit=$?"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}icanon'; sleep 30
             """])
         let app: SessionClient
@@ -37,26 +79,37 @@ extension MultiProcessTests.TerminalModeTests {
             Issue.record("the pane shows:\n\((try? tmux.capture()) ?? "?")")
             throw error
         }
-        let first = Self.normalise(try await app.wait(forText: "000 circle", timeout: .seconds(30)))
-        #expect(try await tmux.waitForPane { $0 == first } == first)
-        members = try SessionState.read(from: RunDirectory.find(session: session, root: root)).members.map(\.pid)
-        #expect(members.count == 7)
+        _ = try await app.wait(forText: "000 circle", timeout: .seconds(30))
+        members = try state().members.map(\.pid)
+        return app
+    }
 
-        let tab = try #require(ScreenText.locate("001 embed", in: first))
-        try tmux.run(["send-keys", "-t", "trellis", "-H"]
-            + Self.sgrMouse(pressed: true, x: tab.x, y: tab.y) + Self.sgrMouse(pressed: false, x: tab.x, y: tab.y))
-        try await app.wait(forText: "Sub1", timeout: .seconds(15))
-        try await app.waitUntilIdle()
-        let second = Self.normalise(try await app.screen())
-        #expect(try await tmux.waitForPane { $0 == second } == second)
-        await app.close()
+    func state() throws -> SessionState { try SessionState.read(from: RunDirectory.find(session: session, root: root)) }
 
+    /// Whether `pid` is still a process of this session (its command line names the root).
+    func isOurs(_ pid: Int32) -> Bool {
+        let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline").map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return cmdline.contains(root)
+    }
+
+    /// Ctrl-C in the pane: the tree stops in order, and the shell has a cooked terminal
+    /// in its normal screen with no mouse reporting.
+    func stopWithCtrlC() async throws {
+        let running = (try? state().members.map(\.pid)) ?? members
         try tmux.run(["send-keys", "-t", "trellis", "C-c"])
         let restored = try await tmux.waitForPane(seconds: 20) { $0.contains("exit=") && $0.contains("icanon") }
         #expect(restored.contains("exit=0"), "\(restored)")
+        #expect(restored.split(separator: "\n").contains("icanon"), "the terminal is still raw:\n\(restored)")
         #expect(try tmux.format("#{alternate_on} #{mouse_sgr_flag} #{mouse_button_flag}") == "0 0 0")
-        #expect(members.allSatisfy { kill($0, 0) != 0 }, "a process of the tree is still running")
-        let disappeared = (try? String(contentsOfFile: "\(root)/\(session)/session.json", encoding: .utf8)) ?? ""
-        #expect(disappeared.contains("\"stopped\""))
+        #expect(running.allSatisfy { kill($0, 0) != 0 }, "a process of the tree is still running")
+        let stopped = (try? String(contentsOfFile: "\(root)/\(session)/session.json", encoding: .utf8)) ?? ""
+        #expect(stopped.contains("\"stopped\""))
+    }
+
+    func cleanUp() {
+        tmux.shutdown()
+        // Only what is still ours: pids wrap at 32768, a dead member's may be reused.
+        for pid in members + ((try? state().members.map(\.pid)) ?? []) where pid > 0 && isOurs(pid) { kill(pid, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: root)
     }
 }
