@@ -100,7 +100,10 @@ public final class TerminalFrontEnd {
         let output = output
         compositor.onScreen = { screen in output.show(screen) }
         let queue = TerminalInputQueue(
-            inject: { [weak compositor] message in await compositor?.inject(message) }, log: log,
+            send: { [weak compositor] message, answered in
+                guard let compositor else { return answered(nil) }
+                compositor.send(message, answered: answered)
+            }, log: log,
             onInterrupt: { onEnd("Ctrl+C not handled by the root") })
         self.queue = queue
         let reader = TerminalInputReader(

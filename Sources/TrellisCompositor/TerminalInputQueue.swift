@@ -2,38 +2,42 @@ import TrellisLog
 import TrellisTerminal
 import TrellisWire
 
-/// Terminal input on its way to the root, one message at a time, in arrival order.
+/// Terminal input on its way to the root, in arrival order, pipelined.
 ///
-/// Each message goes through `Compositor.inject`, the call the control endpoint's
-/// `touch` and `key` use: the root hit-tests and routes it down; nothing here knows a
-/// view. The next message is sent only when the root has answered the previous one, so
-/// a touch's `ended` never overtakes its `began`. While the root is busy, consecutive
-/// drags of one pointer collapse into the latest position (a drag is a position, not a
-/// history), so a slow tree does not fall ever further behind the mouse.
+/// Each message goes out the moment it is read, through `Compositor.send` — the path the
+/// control endpoint's `touch` and `key` take: the root hit-tests and routes it down;
+/// nothing here knows a view. Nothing waits for the root's answer before sending the
+/// next: the link keeps their order, and so does the root, which handles what one peer
+/// sent in the order it was sent (docs/TRANSPORT.md), so a click read in one piece costs
+/// one trip through the tree, not two. Drags are the exception: while one move of a
+/// pointer is unanswered, later moves of it collapse into the latest position (a drag
+/// is a position, not a history), so a slow tree does not fall ever further behind the
+/// mouse; anything else of that pointer sends the held move first.
 @MainActor
 final class TerminalInputQueue {
-    private let inject: @MainActor (Message) async -> Envelope?
+    typealias Send = @MainActor (Message, _ answered: @escaping @MainActor @Sendable (Envelope?) -> Void) -> Void
+    private let send: Send
     private let log: RoutingLog
     private let onInterrupt: @MainActor () -> Void
-    private var waiting: [Message] = []
-    private var draining = false
+    /// Per pointer: whether a move of it is unanswered, and the latest move held meanwhile.
+    private var moving: [UInt32: (inFlight: Bool, held: Message?)] = [:]
 
     /// `onInterrupt` runs when Ctrl+C reaches the root and nothing handles it: raw mode
     /// turned the key's signal off, so an unhandled Ctrl+C is the user's way out.
-    init(inject: @escaping @MainActor (Message) async -> Envelope?, log: RoutingLog, onInterrupt: @escaping @MainActor () -> Void) {
-        self.inject = inject
+    init(send: @escaping Send, log: RoutingLog, onInterrupt: @escaping @MainActor () -> Void) {
+        self.send = send
         self.log = log
         self.onInterrupt = onInterrupt
     }
 
-    /// Messages waiting for the root (for tests).
-    var count: Int { waiting.count }
+    /// Moves held back behind an unanswered one (for tests).
+    var count: Int { moving.values.filter { $0.held != nil }.count }
 
     func enqueue(_ events: [InputEvent]) {
         for event in events {
             switch event.route {
             case .root(let messages):
-                for message in messages { append(message) }
+                for message in messages { submit(message) }
             case .ignored:
                 break
             case .rejected(let reason):
@@ -42,28 +46,38 @@ final class TerminalInputQueue {
                     kind: "input", outcome: .rejected, reason: reason))
             }
         }
-        guard !draining, !waiting.isEmpty else { return }
-        draining = true
-        Task { await drain() }
     }
 
-    private func append(_ message: Message) {
-        if case .touch(let next) = message, next.phase == .moved,
-           case .touch(let last)? = waiting.last, last.phase == .moved, last.pointer == next.pointer {
-            // `waiting` holds only what has not been sent, so replacing its last is safe.
-            waiting[waiting.count - 1] = message
-        } else {
-            waiting.append(message)
+    private func submit(_ message: Message) {
+        guard case .touch(let touch) = message else { return transmit(message) }
+        if touch.phase == .moved, moving[touch.pointer]?.inFlight == true {
+            moving[touch.pointer]?.held = message
+            return
         }
+        // What was held came before this, and goes first.
+        if let held = moving[touch.pointer]?.held {
+            moving[touch.pointer]?.held = nil
+            transmit(held)
+        }
+        transmit(message)
     }
 
-    private func drain() async {
-        while !waiting.isEmpty {
-            let message = waiting.removeFirst()
-            let answer = await inject(message)
-            if Self.isInterrupt(message) && !Self.handled(answer) { onInterrupt() }
+    private func transmit(_ message: Message) {
+        var move: UInt32?
+        if case .touch(let t) = message, t.phase == .moved {
+            move = t.pointer
+            moving[t.pointer, default: (false, nil)].inFlight = true
         }
-        draining = false
+        send(message) { [weak self] answer in
+            guard let self else { return }
+            if Self.isInterrupt(message) && !Self.handled(answer) { self.onInterrupt() }
+            guard let pointer = move else { return }
+            self.moving[pointer]?.inFlight = false
+            if let held = self.moving[pointer]?.held {
+                self.moving[pointer]?.held = nil
+                self.transmit(held)
+            }
+        }
     }
 
     static func isInterrupt(_ message: Message) -> Bool {

@@ -14,6 +14,8 @@ struct TerminalInputQueueTests {
         var sent: [Message] = []
         var interrupts = 0
         var answer: @MainActor (Message) -> Envelope? = { _ in nil }
+        var holdAnswers = false
+        var held: [@MainActor () -> Void] = []
     }
 
     /// A routing log in a private directory of its own; `close` it and remove `dir`.
@@ -24,12 +26,18 @@ struct TerminalInputQueueTests {
         return (try RoutingLog(directory: dir.path, host: "compositor"), dir)
     }
 
+    /// The root answers each message 5 ms after it was sent, unless `r.holdAnswers`:
+    /// then only when the test releases them.
     func queue(_ r: Recorder, log: RoutingLog) -> TerminalInputQueue {
         TerminalInputQueue(
-            inject: { message in
+            send: { message, answered in
                 r.sent.append(message)
-                try? await Task.sleep(for: .milliseconds(5))
-                return r.answer(message)
+                let answer: @MainActor () -> Void = { answered(r.answer(message)) }
+                if r.holdAnswers { return r.held.append(answer) }
+                Task { @MainActor in
+                    try? await Task.sleep(for: .milliseconds(5))
+                    answer()
+                }
             }, log: log, onInterrupt: { r.interrupts += 1 })
     }
 
@@ -44,7 +52,14 @@ struct TerminalInputQueueTests {
         .touch(TouchInput(phase: phase, modifiers: [], tapCount: 1, pointer: 0, x: x, y: 0, timestamp: 0))
     }
 
-    @Test func aDragIsDeliveredInOrderWithWaitingMovesCollapsed() async throws {
+    func phases(_ r: Recorder) -> [String] {
+        r.sent.compactMap { m -> String? in
+            guard case .touch(let t) = m else { return nil }
+            return "\(t.phase)@\(t.x)"
+        }
+    }
+
+    @Test func aDragIsDeliveredInOrderWithMovesCollapsedBehindAnUnansweredOne() async throws {
         let r = Recorder()
         let (log, dir) = try Self.log()
         defer {
@@ -53,12 +68,32 @@ struct TerminalInputQueueTests {
         }
         let q = queue(r, log: log)
         q.enqueue([Self.touch(.began, 1)] + (2...6).map { Self.touch(.moved, Int32($0)) } + [Self.touch(.ended, 6)])
-        try await waitUntil { r.sent.count == 3 && q.count == 0 }
-        let seen = r.sent.compactMap { m -> String? in
-            guard case .touch(let t) = m else { return nil }
-            return "\(t.phase)@\(t.x)"
+        // The first move goes out; the rest wait behind it as the latest, which goes out
+        // before the release.
+        #expect(phases(r) == ["began@1", "moved@2", "moved@6", "ended@6"])
+        #expect(q.count == 0)
+        // The next drag, read before the first move was answered: its moves collapse too.
+        q.enqueue([Self.touch(.began, 1), Self.touch(.moved, 2), Self.touch(.moved, 3), Self.touch(.moved, 4)])
+        #expect(q.count == 1)
+        try await waitUntil { r.sent.count == 6 }
+        #expect(phases(r).suffix(2) == ["began@1", "moved@4"])
+    }
+
+    /// Issue 19 ("input is pipelined, not stop-and-wait"): a click read in one piece went
+    /// to the root as a press, a wait for its answer, then the release.
+    @Test func aClickGoesOutWholeWithoutWaitingForTheRootsFirstAnswer() async throws {
+        let r = Recorder()
+        r.holdAnswers = true
+        let (log, dir) = try Self.log()
+        defer {
+            log.close()
+            try? FileManager.default.removeItem(at: dir)
         }
-        #expect(seen == ["began@1", "moved@6", "ended@6"])
+        let q = queue(r, log: log)
+        q.enqueue([Self.touch(.began, 3), Self.touch(.ended, 3)])
+        #expect(phases(r) == ["began@3", "ended@3"])
+        #expect(r.held.count == 2)
+        for answer in r.held { answer() }
     }
 
     @Test func keysKeepTheirOrderAcrossBatches() async throws {
