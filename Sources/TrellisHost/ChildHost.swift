@@ -46,7 +46,7 @@ public final class ChildHost {
         let box = HostBox()
         let link = try await Link.connect(
             id: controller.id, parent: parent, endpoint: endpoint, loop: loop, log: log, options: options,
-            onMessage: Inbox.handler(isReady: { box.host != nil }) { envelope in
+            onMessage: Inbox.handler(log: log, isReady: { box.host != nil }) { envelope in
                 // Not `box.host?.deliver(…) ?? …`: nil is deliver's answer for "handled".
                 guard let host = box.host else { return Reply(status: .failed) }
                 return TraceContext.with(envelope.trace) { host.deliver(envelope) }
@@ -67,7 +67,7 @@ public final class ChildHost {
         } else if let compositor {
             host.compositorLink = try await Link.connect(
                 id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log, options: options,
-                onMessage: Inbox.handler(isReady: { box.host != nil }) { envelope in
+                onMessage: Inbox.handler(log: log, isReady: { box.host != nil }) { envelope in
                     guard let host = box.host else { return Reply(status: .failed) }
                     return host.fromCompositor(envelope)
                 })

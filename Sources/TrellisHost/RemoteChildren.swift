@@ -29,7 +29,7 @@ public final class RemoteChildren {
         let box = RemoteChildrenBox()
         let link = try await Link.bind(
             id: parent, endpoint: endpoint, loop: loop, log: log, options: options,
-            onMessage: Inbox.handler(isReady: { box.children != nil }) { envelope in
+            onMessage: Inbox.handler(log: log, isReady: { box.children != nil }) { envelope in
                 guard let children = box.children else { return Reply(status: .failed) }
                 return TraceContext.with(envelope.trace) { children.deliver(envelope) }
             },

@@ -351,7 +351,9 @@ extension Request {
 }
 
 public struct Reply: Sendable, Equatable {
-    public enum Status: UInt8, Sendable, CaseIterable { case ok, declined, failed }
+    /// `stale`: input (a touch, a key) that waited longer than the bound for its turn
+    /// and was not run, rather than run late (docs/PROCESSES.md, "Input on time").
+    public enum Status: UInt8, Sendable, CaseIterable { case ok, declined, failed, stale }
     public var status: Status
     public var payload: [UInt8]
     public init(status: Status, payload: [UInt8] = []) {

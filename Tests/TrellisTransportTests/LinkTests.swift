@@ -311,7 +311,6 @@ struct LinkTests {
             id: "kid", parent: "root", endpoint: endpoint, loop: oldLoop, log: session.log, options: first,
             onMessage: { _, _ in .deferred })
         #expect(await peers.wait { $0 == [.connected("kid")] })
-        let started = ContinuousClock.now
         async let answer = outcome { () async throws(LinkError) in
             try await parent.request(.memoryWarning, to: "kid", timeout: .seconds(10))
         }
@@ -322,8 +321,8 @@ struct LinkTests {
         let restarted = try await Link.connect(id: "kid", parent: "root", endpoint: endpoint, loop: newLoop, log: session.log, options: second)
         let result = await answer
         #expect(result == .failure(.peerGone("kid", "restarted (pid 1 → 2)")))
-        // Well inside the heartbeat timeout (300 ms here), far inside the request's 10 s.
-        #expect(ContinuousClock.now - started < .milliseconds(250))
+        // Not a timing claim (the machine is shared): only the new hello says "restarted",
+        // and without it the wait would end at its 10 s deadline with a timeout.
         #expect(session.records().contains { $0.outcome == .lost && $0.kind == "memory-warning" })
         // The restarted child is reachable at once.
         _ = try await parent.request(.memoryWarning, to: "kid")
@@ -344,7 +343,6 @@ struct LinkTests {
             id: "kid", parent: "root", endpoint: endpoint, loop: childLoop, log: session.log, options: fastOptions(),
             onMessage: { _, _ in .deferred })
         #expect(await peers.wait { $0 == [.connected("kid")] })
-        let started = ContinuousClock.now
         async let answer = outcome { () async throws(LinkError) in
             try await parent.request(.memoryWarning, to: "kid", timeout: .seconds(10))
         }
@@ -354,9 +352,8 @@ struct LinkTests {
             Issue.record("the wait did not end with peerGone")
             return
         }
+        // The heartbeat timeout (300 ms here) ended it, not the 10 s deadline.
         #expect(why.hasPrefix("silent for"))
-        // The heartbeat timeout (300 ms) and a heartbeat interval, not the 10 s deadline.
-        #expect(ContinuousClock.now - started < .seconds(2))
         await parent.close()
     }
 
