@@ -1,3 +1,4 @@
+import Foundation
 import TrellisCanvas
 import TrellisViews
 import TrellisWire
@@ -77,9 +78,10 @@ public final class RemoteController: ViewController {
         forward(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))))
     }
 
-    /// The child's process came back (restarted after a crash): tell it what it missed —
-    /// its parent, its traits, its size and, if it is shown, its appearance — in the order
-    /// a new child hears them, so it rebuilds the same state (issue 4).
+    /// The child's process came back — restarted after a crash, or answering again after
+    /// it stopped (SIGSTOP, a long stall): tell it what it missed — its parent, its
+    /// traits, its size — in the order a new child hears them, then bring its appearance
+    /// to where the parent has it (issue 4; issue 19, finding 2).
     public func replayState() {
         guard let parent else { return }
         forward(.containment(Containment(.willMove, parent: parent.id)))
@@ -88,9 +90,37 @@ public final class RemoteController: ViewController {
         if let size = sentSize {
             forward(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))))
         }
-        if appearanceState == .appeared || appearanceState == .appearing {
-            forward(.appearance(Appearance(.willAppear, animated: false)))
-            if appearanceState == .appeared { forward(.appearance(Appearance(.didAppear, animated: false))) }
+        // Asked, not assumed: a restarted child has appeared nowhere, but one that only
+        // stopped answering may have got a will whose did failed while it was stopped,
+        // and would stay half-way (`viewWillDisappear` and no `viewDidDisappear`).
+        guard let theirs = childAppearance() else { return }
+        for phase in Self.phases(from: theirs, to: appearanceState) {
+            forward(.appearance(Appearance(phase, animated: false)))
+        }
+    }
+
+    /// The appearance the child's process has, from its own description; nil if it does
+    /// not answer (then the next reconnection replays again).
+    private func childAppearance() -> AppearanceState? {
+        let reply = port.exchange(.request(Request(name: ControllerDescription.request)), from: parent?.id ?? "-", to: id)
+        guard let reply, reply.status == .ok,
+              let d = try? JSONDecoder().decode(ControllerDescription.self, from: Data(reply.payload))
+        else { return nil }
+        return AppearanceState(rawValue: d.appearance)
+    }
+
+    /// The appearance messages that take a child from `theirs` to `ours`, each a legal
+    /// step (LIFECYCLE.md: a will in the other direction cancels a transition under way),
+    /// so every will the child got ends in its did.
+    static func phases(from theirs: AppearanceState, to ours: AppearanceState) -> [Appearance.Phase] {
+        switch (theirs, ours) {
+        case (.disappeared, .appeared), (.disappearing, .appeared): [.willAppear, .didAppear]
+        case (.appearing, .appeared): [.didAppear]
+        case (.disappeared, .appearing), (.disappearing, .appearing): [.willAppear]
+        case (.appeared, .disappeared), (.appearing, .disappeared): [.willDisappear, .didDisappear]
+        case (.disappearing, .disappeared): [.didDisappear]
+        case (.appeared, .disappearing), (.appearing, .disappearing): [.willDisappear]
+        default: []
         }
     }
 
