@@ -29,6 +29,15 @@ public final class ViewFileLoader {
         "ScrollView": ScrollView.self, "PageControl": PageControl.self,
     ]
     private var loading: [String] = []
+    /// `load(yaml:)` calls in progress, the outermost one's included; and the views
+    /// they have built so far.
+    private var loads = 0
+    private var built = 0
+
+    /// The most views one load may build, its included files' counted. A YAML alias
+    /// repeats a whole subtree each time it is named, so a few hundred bytes can ask
+    /// for millions of views; no terminal shows a fraction of this many.
+    public static let maxViews = 10_000
 
     public init(directory: URL) { self.directory = directory }
 
@@ -60,6 +69,9 @@ public final class ViewFileLoader {
             throw ViewFileError(file: file, line: Self.line(of: error), field: nil, message: "not valid YAML: \(error)")
         }
         guard let node else { throw ViewFileError(file: file, line: nil, field: nil, message: "the file is empty") }
+        if loads == 0 { built = 0 }
+        loads += 1
+        defer { loads -= 1 }
         if let name { loading.append(name) }
         defer { if name != nil { loading.removeLast() } }
         var created: [View] = []
@@ -96,6 +108,10 @@ public final class ViewFileLoader {
         guard let classNode = fields["class"] else { throw fail(node, "class", "missing: every view names its class") }
         guard let className = classNode.string, let type = classes[className] else {
             throw fail(classNode, "class", "unknown view class \(classNode.string.map { "'\($0)'" } ?? "") (known: \(classes.keys.sorted().joined(separator: ", ")))")
+        }
+        built += 1
+        guard built <= Self.maxViews else {
+            throw fail(node, nil, "more than \(Self.maxViews) views in one load (with its includes, and each use of a YAML alias counted)")
         }
         let view = type.init(frame: .zero)
         var subviewNodes: [Node] = []

@@ -71,6 +71,19 @@ import TrellisWire
         #expect(error("class: View\n\t bad indent: : :") != nil)
     }
 
+    /// Found fuzzing view files: aliases that name aliases ask for 10^n views in as many
+    /// lines, and the loader built them all (seven levels, 500 bytes, ran for minutes).
+    @Test func aliasesCannotMultiplyViewsBeyondTheBound() throws {
+        var yaml = "class: View\nsubviews:\n  - &a0 {class: View}\n"
+        for level in 1...5 {
+            yaml += "  - &a\(level) {class: View, subviews: [\(Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", "))]}\n"
+        }
+        let refused = error(yaml)
+        #expect(refused?.message.contains("more than 10000 views") == true, "\(String(describing: refused))")
+        // The bound is per load: the next file starts from zero.
+        _ = try loader.load(yaml: "class: View\nsubviews: [\(Array(repeating: "{class: Label}", count: 100).joined(separator: ", "))]", file: "Many.view.yaml")
+    }
+
     @Test func includedFilesMustExistAndNotIncludeThemselves() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-vf-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
