@@ -39,6 +39,11 @@ public final class ViewFileLoader {
     /// for millions of views; no terminal shows a fraction of this many.
     public static let maxViews = 10_000
 
+    /// The largest number in a frame, either way: a surface is at most this wide
+    /// (frames carry sizes as u16), and drawing adds origins and sizes, which from
+    /// numbers near `Int.max` overflowed and stopped the app.
+    public static let maxCells = Int(UInt16.max)
+
     public init(directory: URL) { self.directory = directory }
 
     /// Makes `type` available to files as `name` (default: its type name).
@@ -143,6 +148,9 @@ public final class ViewFileLoader {
                     throw fail(value, key, "expected [x, y, width, height] in cells")
                 }
                 guard n[2] >= 0, n[3] >= 0 else { throw fail(value, key, "width and height cannot be negative") }
+                guard n.allSatisfy({ (-Self.maxCells...Self.maxCells).contains($0) }) else {
+                    throw fail(value, key, "each number is at most \(Self.maxCells) cells either way")
+                }
                 view.frame = Rect(x: n[0], y: n[1], width: n[2], height: n[3])
             case "background": view.backgroundColor = try color()
             case "foreground": view.foregroundColor = try color()

@@ -84,6 +84,26 @@ import TrellisWire
         _ = try loader.load(yaml: "class: View\nsubviews: [\(Array(repeating: "{class: Label}", count: 100).joined(separator: ", "))]", file: "Many.view.yaml")
     }
 
+    /// Found by the `view` fuzz target: a frame near `Int.max` loaded, then drawing it
+    /// overflowed (`Rect.maxX`) and stopped the process.
+    @Test(arguments: [
+        "[9223372036854775807, 0, 10, 1]", "[0, -9223372036854775808, 1, 1]",
+        "[0, 0, 9223372036854775807, 3]", "[0, 0, 1, 65536]", "[-65536, 0, 1, 1]",
+    ])
+    func framesBeyondASurfaceAreRefused(frame: String) {
+        let refused = error("class: View\nframe: \(frame)")
+        #expect(refused?.field == "frame" && refused?.line == 2, "\(String(describing: refused))")
+    }
+
+    @Test func framesAtTheBoundLoadAndDraw() throws {
+        let v = try loader.load(yaml: "class: Label\ntext: hi\nborder: single\nframe: [-65535, 65535, 65535, 65535]", file: "Edge.view.yaml")
+        let root = View(frame: Rect(x: 0, y: 0, width: 10, height: 3))
+        root.addSubview(v)
+        var s = Surface(size: root.bounds.size)
+        ViewRenderer.render(root, into: &s)
+        #expect(v.frame == Rect(x: -65535, y: 65535, width: 65535, height: 65535))
+    }
+
     @Test func includedFilesMustExistAndNotIncludeThemselves() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-vf-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
