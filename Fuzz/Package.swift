@@ -27,6 +27,7 @@ let package = Package(
                 "CLibFuzzer",
                 .product(name: "TrellisWire", package: trellis),
                 .product(name: "TrellisTerminal", package: trellis),
+                .product(name: "TrellisCanvas", package: trellis),
                 .product(name: "TrellisViews", package: trellis),
                 .product(name: "TrellisSupervisor", package: trellis),
             ]

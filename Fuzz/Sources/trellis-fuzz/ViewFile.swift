@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCanvas
 import TrellisViews
 
 /// A directory with the files an input may include (`file: NAME`), written once: seed
@@ -43,7 +44,9 @@ let includedViewFiles: [String: String] = [
 
 /// View files (docs/VIEWS.md), as `ViewFileLoader` reads them after checking UTF-8.
 ///
-/// Contract: a view or a `ViewFileError` with a message, never a trap.
+/// Contract: a view or a `ViewFileError` with a message, never a trap; and a view the
+/// loader accepts can be laid out and drawn in a controller's 80×24 view, as an app
+/// would.
 func fuzzView(_ input: FuzzInput) {
     guard let text = String(validating: input.bytes, as: UTF8.self) else { return }
     // libFuzzer calls targets on the main thread.
@@ -52,7 +55,12 @@ func fuzzView(_ input: FuzzInput) {
         loader.register(Button.self, as: "CustomButton")
         loader.register(View.self, as: "ExtendLabel")
         do throws(ViewFileError) {
-            _ = try loader.load(yaml: text, file: "fuzz.view.yaml")
+            let view = try loader.load(yaml: text, file: "fuzz.view.yaml")
+            let root = View(frame: Rect(x: 0, y: 0, width: 80, height: 24))
+            root.addSubview(view)
+            root.layoutIfNeeded()
+            var surface = Surface(size: root.bounds.size)
+            ViewRenderer.render(root, into: &surface)
         } catch {
             contract(!error.message.isEmpty, "a view file error without a message: \(error)")
         }
