@@ -8,7 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Run a benchmark beside its baseline.",
         subcommands: [
             TransportBench.self, TransportBenchPeer.self, LayoutBench.self, TreeBench.self, ComposeBench.self,
-            LatencyBench.self, ScaleBench.self, ScalePeer.self, RenderBench.self,
+            LatencyBench.self, ScaleBench.self, ScalePeer.self, RenderBench.self, ChaosBench.self,
         ]
     )
 }
