@@ -112,7 +112,7 @@ final class ChaosSession {
             kill(m.pid, SIGKILL)
         }
         if keep || ProcessInfo.processInfo.environment["TRELLIS_KEEP_RUN"] != nil {
-            print("run directory kept: \(run?.path ?? root)")
+            print("run root kept (the session, its scene and up.err): \(root)")
         } else {
             try? FileManager.default.removeItem(atPath: root)
         }
