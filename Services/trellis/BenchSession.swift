@@ -60,7 +60,7 @@ final class BenchSession {
 
     /// Connects the control client, waiting up to `timeout` for the compositor.
     func connect(timeout: Duration = .seconds(10)) async throws {
-        let c = try await Link.connect(id: "bench", parent: "control", endpoint: try endpoint("control"), loop: loop, log: log)
+        let c = try await Link.connect(id: ControllerID("client-bench-\(getpid())")!, parent: "control", endpoint: try endpoint("control"), loop: loop, log: log)
         client = c
         let deadline = ContinuousClock.now + timeout
         while await !c.connectedPeers.contains("control") {

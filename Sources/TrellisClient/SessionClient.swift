@@ -33,9 +33,12 @@ public actor SessionClient {
     }
 
     /// Attaches to `session` (the newest when nil); waits up to `timeout` for it to
-    /// exist and for the compositor's control endpoint to answer.
+    /// exist and for the compositor's control endpoint to answer. `id` (a fresh
+    /// `client-PID-N` by default) must begin with `client-`: the endpoint refuses any
+    /// other, and an id another client has is not taken from it (`ClientError.idInUse`).
     public static func attach(
-        session: String? = nil, root: String = RunDirectory.root, timeout: Duration = .seconds(10)
+        session: String? = nil, root: String = RunDirectory.root, timeout: Duration = .seconds(10),
+        id chosenID: ControllerID? = nil
     ) async throws -> SessionClient {
         // A client started beside `trellis up` may look before the session exists.
         let deadline = ContinuousClock.now + timeout
@@ -53,24 +56,46 @@ public actor SessionClient {
         // Each client process logs as its own host, so a tap from a test shows up in
         // `trellis logs` as the first hop of its path.
         let log = try RoutingLog(directory: run.logs, host: "client")
-        let id = ControllerID("client-\(getpid())-\(UInt16.random(in: 0...UInt16.max))")!
+        let id = chosenID ?? ControllerID("client-\(getpid())-\(UInt16.random(in: 0...UInt16.max))")!
         let link: Link
+        var options = LinkOptions()
+        options.watchesHandshake = true
         do {
-            link = try await Link.connect(id: id, parent: Compositor.controlID, endpoint: try run.ipcEndpoint("control"), loop: loop, log: log)
+            link = try await Link.connect(
+                id: id, parent: Compositor.controlID, endpoint: try run.ipcEndpoint("control"), loop: loop, log: log,
+                options: options)
         } catch {
             loop.shutdown()
             throw ClientError.unreachable(run.session, "\(error)")
         }
-        while await !link.connectedPeers.contains(Compositor.controlID) {
-            guard ContinuousClock.now < deadline else {
-                await link.close()
-                loop.shutdown()
-                throw ClientError.unreachable(run.session, "the compositor's control endpoint did not answer within \(timeout)")
+        func fail(_ error: ClientError) async -> ClientError {
+            await link.close()
+            log.close()
+            loop.shutdown()
+            return error
+        }
+        var handshaken: ContinuousClock.Instant?
+        while true {
+            switch await link.helloAnswer {
+            case .accepted?: return SessionClient(run: run, loop: loop, log: log, link: link, id: id)
+            case .refused(let why)?: throw await fail(.refused(id.rawValue, why.text))
+            case nil: break
+            }
+            let now = ContinuousClock.now
+            if handshaken == nil, let h = await link.handshake(), h.succeeded > 0 { handshaken = now }
+            // The endpoint answers a hello on its I/O thread, at once: a compositor that
+            // completed the handshake and stays silent this long keeps another client
+            // under this id and will not read us (docs/PROTOCOL.md §1).
+            if let handshaken, now - handshaken > Self.helloPatience { throw await fail(.idInUse(id.rawValue)) }
+            guard now < deadline else {
+                throw await fail(.unreachable(run.session, "the compositor's control endpoint did not answer within \(timeout)"))
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        return SessionClient(run: run, loop: loop, log: log, link: link, id: id)
     }
+
+    /// How long after a completed handshake an unanswered hello means the id is taken.
+    static let helloPatience = Duration.seconds(2)
 
     /// Detaches; the session keeps running.
     public func close() async {
@@ -304,6 +329,10 @@ public enum ClientError: Error, CustomStringConvertible {
     case timeout(String, screen: String)
     case notOnScreen(String, screen: String)
     case failed(String, String)
+    /// The control endpoint refused the client's id: the id, and why.
+    case refused(String, String)
+    /// Another client is attached under this id; it keeps it.
+    case idInUse(String)
 
     public var description: String {
         switch self {
@@ -312,6 +341,8 @@ public enum ClientError: Error, CustomStringConvertible {
         case .timeout(let what, let screen): "timed out waiting for \(what); the screen shows:\n\(screen)"
         case .notOnScreen(let text, let screen): "\(text.debugDescription) is not on the screen; it shows:\n\(screen)"
         case .failed(let what, let why): "\(what) failed: \(why)"
+        case .refused(let id, let why): "the session refused client id \(id): \(why)"
+        case .idInUse(let id): "client id \(id) is in use: another client is attached under it, and keeps it"
         }
     }
 }

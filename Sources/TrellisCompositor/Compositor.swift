@@ -83,8 +83,13 @@ public final class Compositor {
             onPeer: { event in
                 loop.onMainActor { box.compositor.run { $0.peer(event) } }
             })
+        // Any process of the user can reach the control endpoint: a client may not speak
+        // as a controller, nor take a connected client's id from it (docs/PROTOCOL.md §1).
+        var controlOptions = options
+        controlOptions.routerHandover = false
+        controlOptions.refusal = ControlClientPolicy.refusal(of:)
         let control = try await Link.bind(
-            id: controlID, endpoint: controlEndpoint, loop: loop, log: log, options: options,
+            id: controlID, endpoint: controlEndpoint, loop: loop, log: log, options: controlOptions,
             onMessage: { envelope, _ in
                 // Input from a client goes on to the root as soon as it is read.
                 loop.onMainActorAtOnce { box.compositor.run { $0.fromClient(envelope) } }

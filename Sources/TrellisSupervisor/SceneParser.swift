@@ -96,7 +96,10 @@ extension Scene {
                         throw fail(v, "id", "'\(v.string ?? "")' is not a controller id (1-32 of A-Z a-z 0-9 . _ : -)")
                     }
                     guard !controllers.contains(where: { $0.id == c }) else { throw fail(v, "id", "'\(c)' is declared twice") }
-                    guard c != "compositor", c != "control", c != "supervisor" else { throw fail(v, "id", "'\(c)' is reserved") }
+                    guard !c.isReserved else { throw fail(v, "id", "'\(c)' is reserved") }
+                    guard !c.isClientID else {
+                        throw fail(v, "id", "'\(c)': ids beginning with '\(ControllerID.clientPrefix)' are control clients'")
+                    }
                     id = c
                 case "class":
                     cls = try text(v, "class")

@@ -43,6 +43,7 @@ public actor Link {
     // assigned, or passed inout to a function that never reaches back into the link
     // (an encoder, a collection's own method), so no two accesses can overlap.
     @exclusivity(unchecked) private var socket: ZMQSocket?
+    private var handshakeWatch: HandshakeWatch?
     private let context: ZMQContext
     private var sourceID: Int?
     private var heartbeatTimer: UInt64?
@@ -58,6 +59,8 @@ public actor Link {
     /// One timer per request cost a heap insert and a cancellation per round trip,
     /// and left a cancelled entry in the loop's heap for the whole timeout.
     private var expiryTimer: (id: UInt64, deadline: UInt64)?
+    /// Child end: how the parent answered this end's hello; nil until it has.
+    public private(set) var helloAnswer: HelloAnswer?
     /// Set when the message being handled resumed a waiting `request`.
     @exclusivity(unchecked) private var resumedWaiter = false
 
@@ -163,14 +166,14 @@ public actor Link {
             switch role {
             case .parent:
                 try s.set(ZMQ_ROUTER_MANDATORY, Int32(1))
-                // A restarted child reconnects with the same routing id: let it take over.
-                try s.set(ZMQ_ROUTER_HANDOVER, Int32(1))
+                try s.set(ZMQ_ROUTER_HANDOVER, Int32(options.routerHandover ? 1 : 0))
                 try s.bind(endpoint)
             case .child:
                 try s.set(ZMQ_ROUTING_ID, bytes: Array(id.rawValue.utf8))
                 try s.set(ZMQ_IMMEDIATE, Int32(options.immediate ? 1 : 0))
                 try s.set(ZMQ_RECONNECT_IVL, Int32(100))
                 try s.set(ZMQ_RECONNECT_IVL_MAX, Int32(1000))
+                if options.watchesHandshake { handshakeWatch = try HandshakeWatch(watching: s, context: context) }
                 try s.connect(endpoint)
             }
             socket = s
@@ -431,14 +434,30 @@ public actor Link {
                     "source \(envelope.source) is not the connection's routing id \(ControllerID(bytes: routingID)?.rawValue ?? "(binary)")",
                     header: WireHeader(envelope))
             }
+            if routingID != nil, let why = refusal(of: envelope.source) {
+                throw Rejection(.refusedID, why, header: WireHeader(envelope))
+            }
             return .message(envelope, bytes: bytes)
         } catch {
             return .rejected(error, routingID: routingID.map { Array($0) }, bytes: bytes)
         }
     }
 
+    /// Why `peer` may not speak to this parent end, if it may not (`LinkOptions.refusal`).
+    private func refusal(of peer: ControllerID) -> String? {
+        guard let refusal = options.refusal else { return nil }
+        return refusal(peer)
+    }
+
     private func receiveLocal(_ e: Envelope, from link: Link) {
         guard !closed else { return }
+        if role == .parent, let why = refusal(of: e.source) {
+            record(e, outcome: .rejected, bytes: 0, via: "local", reason: "refused-id: \(why)")
+            if e.kind != .error {
+                _ = try? send(.error(WireError(.refusedID, why)), to: e.source, trace: e.trace, correlation: e.sequence)
+            }
+            return
+        }
         if role == .parent && localChildren[e.source] == nil { localChildren[e.source] = link }
         accept(e, bytes: 0, via: "local")
     }
@@ -489,7 +508,10 @@ public actor Link {
             return
         }
         record(e, outcome: .received, bytes: bytes, via: via, reason: reason)
-        guard case .request(_, _, _, let waiter) = waiting else { return }
+        guard case .request(_, _, _, let waiter) = waiting else {
+            if case .error(let err) = e.message { helloAnswer = .refused(err) } else { helloAnswer = .accepted }
+            return
+        }
         resumedWaiter = true
         if case .error(let err) = e.message {
             waiter.resume(.failure(.rejected(err)))
@@ -645,6 +667,12 @@ public actor Link {
     /// True when `peer` was heard from within the heartbeat timeout.
     public func isConnected(_ peer: ControllerID) -> Bool { peers[peer]?.connected == true }
 
+    /// Child end with `LinkOptions.watchesHandshake`: the connection's handshakes so far.
+    public func handshake() -> HandshakeReport? {
+        handshakeWatch?.update()
+        return handshakeWatch?.report
+    }
+
     /// Peers heard from within the heartbeat timeout.
     public var connectedPeers: [ControllerID] {
         peers.filter { $0.value.connected }.map(\.key).sorted()
@@ -667,6 +695,9 @@ public actor Link {
         if let sourceID { loop.removeSource(sourceID) }
         socket?.close(linger: options.linger.milliseconds)
         socket = nil
+        // After the socket it watches, whose closing ends libzmq's side of the monitor.
+        handshakeWatch?.close()
+        handshakeWatch = nil
         if role == .parent && options.localFastPath { LocalFabric.unregister(endpoint) }
         localChildren.removeAll()
         localParent = nil

@@ -38,6 +38,20 @@ public struct LinkOptions: Sendable {
     /// process id by default; an end restarted inside one process (a test, an actor
     /// child) says another.
     public var incarnation = UInt32(truncatingIfNeeded: getpid())
+    /// Parent end: a newcomer with a connected child's routing id takes it over
+    /// (ZMQ_ROUTER_HANDOVER). A restarted host needs that to get its id back before the
+    /// old connection is noticed gone. Off, libzmq keeps the first connection and never
+    /// reads the newcomer, which sees no answer: what an endpoint open to any process of
+    /// the user (the compositor's control endpoint) needs, so a client cannot cut
+    /// another off (issue 19 finding 8).
+    public var routerHandover = true
+    /// Parent end: why a peer may not speak here under its id, or nil if it may. Every
+    /// message from a refused id is rejected with `refused-id` and this reason, so the
+    /// refused end learns it from the answer to its hello.
+    public var refusal: (@Sendable (ControllerID) -> String?)? = nil
+    /// Child end: watch the connection's ZMTP handshakes (`Link.handshake`), so that a
+    /// hello nobody answers can be told apart from a parent that is not there.
+    public var watchesHandshake = false
 
     public init() {}
 }

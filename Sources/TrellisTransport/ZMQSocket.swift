@@ -107,6 +107,12 @@ public final class ZMQSocket {
         guard zmq_connect(h, endpoint) == 0 else { throw ZMQError("connect \(endpoint)") }
     }
 
+    /// Has libzmq report `events` of this socket on a PAIR socket it binds at
+    /// `endpoint` (inproc), until this socket closes.
+    public func monitor(_ endpoint: String, events: Int32) throws(ZMQError) {
+        guard zmq_socket_monitor(h, endpoint, events) == 0 else { throw ZMQError("zmq_socket_monitor \(endpoint)") }
+    }
+
     /// The endpoint actually bound (resolves `tcp://127.0.0.1:*`).
     public var lastEndpoint: String {
         var buf = [CChar](repeating: 0, count: 1024)

@@ -77,6 +77,7 @@ public enum WireErrorCode: UInt16, Sendable, CaseIterable {
     case unsupportedFlags = 9
     case handlerFailed = 10
     case unhandled = 11
+    case refusedID = 12
 
     public var name: String {
         switch self {
@@ -91,6 +92,7 @@ public enum WireErrorCode: UInt16, Sendable, CaseIterable {
         case .unsupportedFlags: "unsupported-flags"
         case .handlerFailed: "handler-failed"
         case .unhandled: "unhandled"
+        case .refusedID: "refused-id"
         }
     }
 }

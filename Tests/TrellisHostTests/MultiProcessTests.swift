@@ -38,7 +38,7 @@ import TrellisWire
         func endpoint(_ name: String) throws -> String { try run.ipcEndpoint(name) }
 
         func connect() async throws {
-            let c = try await Link.connect(id: "client", parent: "control", endpoint: try endpoint("control"), loop: loop, log: log)
+            let c = try await Link.connect(id: "client-test", parent: "control", endpoint: try endpoint("control"), loop: loop, log: log)
             client = c
             let deadline = ContinuousClock.now + .seconds(10)
             while await !c.connectedPeers.contains("control"), ContinuousClock.now < deadline {

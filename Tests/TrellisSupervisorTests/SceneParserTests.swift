@@ -74,6 +74,10 @@ import TrellisCanvas
         ("controllers:\n  - id: A\n    class: X\n    data:\n      k: [1]\n", 5, "data", "values are text"),
         ("controllers:\n  - id: A\n    class: X\n    colour: red\n", 4, "colour", "unknown field"),
         ("controllers:\n  - id: compositor\n    class: X\n", 2, "id", "reserved"),
+        // Issue 19 finding 8: the control endpoint tells clients from controllers by this
+        // prefix and refuses `-`, so no controller may carry either.
+        ("controllers:\n  - id: '-'\n    class: X\n", 2, "id", "reserved"),
+        ("controllers:\n  - id: client-1\n    class: X\n", 2, "id", "are control clients'"),
         ("size: huge\ncontrollers:\n  - id: A\n    class: X\n", 1, "size", "COLUMNSxROWS"),
         ("size: 0x10\ncontrollers:\n  - id: A\n    class: X\n", 1, "size", "COLUMNSxROWS"),
         ("restart: always\ncontrollers:\n  - id: A\n    class: X\n", 1, "restart", "expected strategy"),

@@ -31,7 +31,7 @@ class Session:
             assert self.up.poll() is None, f"trellis up exited: {self.up.stderr.read()}"
             assert time.monotonic() < deadline, "the compositor's control endpoint never appeared"
             time.sleep(0.05)
-        self.client = Client(f"ipc://{control}", ident=f"py-{os.getpid()}", peer="control")
+        self.client = Client(f"ipc://{control}", ident=f"client-py-{os.getpid()}", peer="control")
         seq = self.client.send("hello", {"pid": os.getpid(), "heartbeat_ms": 500})
         ack = self.client.receive(10)
         assert ack is not None and (ack.kind, ack.correlation) == ("ack", seq)

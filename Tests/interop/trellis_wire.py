@@ -23,7 +23,7 @@ KIND_NAMES = {v: k for k, v in KINDS.items()}
 ERRORS = {
     1: "malformed-frames", 2: "unsupported-version", 3: "malformed-header", 4: "unknown-kind",
     5: "truncated-body", 6: "oversized-body", 7: "invalid-body", 8: "unknown-target",
-    9: "unsupported-flags", 10: "handler-failed", 11: "unhandled",
+    9: "unsupported-flags", 10: "handler-failed", 11: "unhandled", 12: "refused-id",
 }
 
 RECT = struct.Struct("<iiHH")

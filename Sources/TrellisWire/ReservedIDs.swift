@@ -1,0 +1,17 @@
+/// Ids that say who a peer is by convention, not by scene: the compositor's own ends,
+/// the supervisor, the unknown sender of error replies, and control clients
+/// (docs/PROTOCOL.md §1, "Identity").
+extension ControllerID {
+    /// No controller may take these; no control client may speak as them.
+    public static let reservedIDs: Set<ControllerID> = ["compositor", "control", "supervisor", "-"]
+
+    /// Every control client's id begins with this, and no controller's may: the
+    /// compositor knows only the root, and a parent's code creates children the scene
+    /// never names, so a prefix is the one rule both sides can check without a list.
+    public static let clientPrefix = "client-"
+
+    public var isReserved: Bool { Self.reservedIDs.contains(self) }
+
+    /// Whether this id is a control client's (it begins with `clientPrefix`).
+    public var isClientID: Bool { rawValue.hasPrefix(Self.clientPrefix) }
+}
