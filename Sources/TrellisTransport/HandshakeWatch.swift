@@ -14,7 +14,8 @@ public struct HandshakeReport: Sendable, Equatable {
 /// there from one that will not hear it — a ROUTER without handover keeps a newcomer
 /// with a connected peer's routing id and never reads it (issue 19 finding 8). A
 /// completed handshake says the parent is there. Owned, like the socket it watches,
-/// by the thread that uses that socket.
+/// by the thread that uses that socket, which reads it at least every heartbeat so that
+/// its queue never fills (see `close`).
 final class HandshakeWatch {
     private let pair: ZMQSocket
     private(set) var report = HandshakeReport()
@@ -54,5 +55,12 @@ final class HandshakeWatch {
         }
     }
 
-    func close() { pair.close(linger: 0) }
+    /// Ends the watch of `socket`, before it closes. libzmq's I/O thread sends each
+    /// event on the monitor with a blocking send: left to a monitor whose reader has gone
+    /// (a reconnect of the closing socket), or to a full queue, it would stop that thread
+    /// and every connection of the context with it.
+    func close(watching socket: ZMQSocket) {
+        socket.stopMonitor()
+        pair.close(linger: 0)
+    }
 }

@@ -586,6 +586,7 @@ public actor Link {
 
     private func heartbeat() {
         guard !closed else { return }
+        handshakeWatch?.update()
         let now = MonotonicClock.nanoseconds()
         let interval = options.heartbeatInterval.nanoseconds
         if case .child(let parent) = role, peers[parent]?.connected != true {
@@ -693,11 +694,10 @@ public actor Link {
         }
         pending.removeAll()
         if let sourceID { loop.removeSource(sourceID) }
+        if let socket { handshakeWatch?.close(watching: socket) }
+        handshakeWatch = nil
         socket?.close(linger: options.linger.milliseconds)
         socket = nil
-        // After the socket it watches, whose closing ends libzmq's side of the monitor.
-        handshakeWatch?.close()
-        handshakeWatch = nil
         if role == .parent && options.localFastPath { LocalFabric.unregister(endpoint) }
         localChildren.removeAll()
         localParent = nil

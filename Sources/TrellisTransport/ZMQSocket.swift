@@ -113,6 +113,11 @@ public final class ZMQSocket {
         guard zmq_socket_monitor(h, endpoint, events) == 0 else { throw ZMQError("zmq_socket_monitor \(endpoint)") }
     }
 
+    /// Stops `monitor`'s reports.
+    public func stopMonitor() {
+        zmq_socket_monitor(h, nil, 0)
+    }
+
     /// The endpoint actually bound (resolves `tcp://127.0.0.1:*`).
     public var lastEndpoint: String {
         var buf = [CChar](repeating: 0, count: 1024)
