@@ -44,6 +44,8 @@ public actor Link {
     // (an encoder, a collection's own method), so no two accesses can overlap.
     @exclusivity(unchecked) private var socket: ZMQSocket?
     private var handshakeWatch: HandshakeWatch?
+    /// Parent end with CURVE keys: the ZAP domain its children's keys are admitted under.
+    @exclusivity(unchecked) private var zapDomain: String?
     private let context: ZMQContext
     private var sourceID: Int?
     private var heartbeatTimer: UInt64?
@@ -167,12 +169,30 @@ public actor Link {
             case .parent:
                 try s.set(ZMQ_ROUTER_MANDATORY, Int32(1))
                 try s.set(ZMQ_ROUTER_HANDOVER, Int32(options.routerHandover ? 1 : 0))
-                try s.bind(endpoint)
+                if case .server(let keys, let children) = options.curve {
+                    // Admitted before the bind: libzmq lets every CURVE client in while
+                    // no ZAP handler listens.
+                    let domain = ZAPHandler.newDomain()
+                    try ZAPHandler.admit(children, domain: domain, context: context)
+                    zapDomain = domain
+                    try s.set(ZMQ_CURVE_SERVER, Int32(1))
+                    try s.set(ZMQ_CURVE_SECRETKEY, bytes: Array(keys.secretKey.utf8))
+                    try s.set(ZMQ_ZAP_DOMAIN, bytes: Array(domain.utf8))
+                }
+                do { try s.bind(endpoint) } catch {
+                    if let zapDomain { ZAPHandler.forget(domain: zapDomain, context: context) }
+                    throw error
+                }
             case .child:
                 try s.set(ZMQ_ROUTING_ID, bytes: Array(id.rawValue.utf8))
                 try s.set(ZMQ_IMMEDIATE, Int32(options.immediate ? 1 : 0))
                 try s.set(ZMQ_RECONNECT_IVL, Int32(100))
                 try s.set(ZMQ_RECONNECT_IVL_MAX, Int32(1000))
+                if case .client(let keys, let serverKey) = options.curve {
+                    try s.set(ZMQ_CURVE_SERVERKEY, bytes: Array(serverKey.utf8))
+                    try s.set(ZMQ_CURVE_PUBLICKEY, bytes: Array(keys.publicKey.utf8))
+                    try s.set(ZMQ_CURVE_SECRETKEY, bytes: Array(keys.secretKey.utf8))
+                }
                 if options.watchesHandshake { handshakeWatch = try HandshakeWatch(watching: s, context: context) }
                 try s.connect(endpoint)
             }
@@ -437,6 +457,18 @@ public actor Link {
             if routingID != nil, let why = refusal(of: envelope.source) {
                 throw Rejection(.refusedID, why, header: WireHeader(envelope))
             }
+            // The routing id is the sender's claim; the key its connection was admitted
+            // with is proof. A child with a key of its own may still claim another's id.
+            if zapDomain != nil {
+                // Not the routing-id frame: ROUTER makes that one itself, and one it made
+                // ahead (while ZMQ_EVENTS was asked) carries no properties in libzmq 4.3.
+                let user = frames.property("User-Id", ofFrame: first + 2)
+                guard user == envelope.source.rawValue else {
+                    throw Rejection(
+                        .refusedID, "source \(envelope.source) is not the id this connection's key was issued for (\(user ?? "none"))",
+                        header: WireHeader(envelope))
+                }
+            }
             return .message(envelope, bytes: bytes)
         } catch {
             return .rejected(error, routingID: routingID.map { Array($0) }, bytes: bytes)
@@ -699,6 +731,8 @@ public actor Link {
         socket?.close(linger: options.linger.milliseconds)
         socket = nil
         if role == .parent && options.localFastPath { LocalFabric.unregister(endpoint) }
+        if let zapDomain { ZAPHandler.forget(domain: zapDomain, context: context) }
+        zapDomain = nil
         localChildren.removeAll()
         localParent = nil
         logEvent("link closed")

@@ -49,6 +49,9 @@ public struct LinkOptions: Sendable {
     /// message from a refused id is rejected with `refused-id` and this reason, so the
     /// refused end learns it from the answer to its hello.
     public var refusal: (@Sendable (ControllerID) -> String?)? = nil
+    /// CURVE keys (docs/PROTOCOL.md §1, Identity): nil, the link is plain, as links
+    /// outside a supervised session (tests, `trellis peer`, other languages) are.
+    public var curve: CurveKeys? = nil
     /// Child end: watch the connection's ZMTP handshakes (`Link.handshake`), so that a
     /// hello nobody answers can be told apart from a parent that is not there.
     public var watchesHandshake = false

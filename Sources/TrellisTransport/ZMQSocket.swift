@@ -97,6 +97,13 @@ public final class ZMQSocket {
     /// `fileDescriptor` will not announce?
     public var isReadyBeforeSleep: Bool { handle != nil && !settled && hasInput }
 
+    /// Waits up to `timeoutMilliseconds` for a message to receive (zmq_poll); true if
+    /// one is waiting. For a thread that has nothing else to wait for.
+    public func poll(timeoutMilliseconds: Int) -> Bool {
+        var item = zmq_pollitem_t(socket: h, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)
+        return zmq_poll(&item, 1, timeoutMilliseconds) > 0 && item.revents & Int16(ZMQ_POLLIN) != 0
+    }
+
     // MARK: Connections
 
     public func bind(_ endpoint: String) throws(ZMQError) {
@@ -217,6 +224,13 @@ public struct ReceivedFrames {
     public subscript(i: Int) -> UnsafeRawBufferPointer {
         precondition(i >= 0 && i < kept, "frame \(i) of \(kept) kept")
         return UnsafeRawBufferPointer(start: zmq_msg_data(messages + i), count: zmq_msg_size(messages + i))
+    }
+
+    /// A property libzmq attached to frame `i` (zmq_msg_gets): `User-Id`, the id the ZAP
+    /// handler admitted the connection as; `Socket-Type`, `Peer-Address`.
+    public func property(_ name: String, ofFrame i: Int) -> String? {
+        precondition(i >= 0 && i < kept, "frame \(i) of \(kept) kept")
+        return zmq_msg_gets(messages + i, name).map { String(cString: $0) }
     }
 
     /// The bytes of the frames kept.

@@ -1,0 +1,122 @@
+import CZeroMQ
+import Foundation
+import Synchronization
+import TrellisWire
+
+/// The ZAP handler (RFC 27) of one libzmq context: libzmq asks it, at
+/// `inproc://zeromq.zap.01` in the socket's own context, whether a CURVE client's key
+/// may connect to a server socket, and the answer's user id becomes the `User-Id`
+/// property of every message from that connection.
+///
+/// The request names the server's ZAP domain and the client's public key, not its
+/// routing id (the identity frame is the server socket's own), so the handler cannot
+/// tie a key to a routing id itself: it answers with the controller id the key was
+/// issued for, and `Link` rejects a message whose `source` differs (docs/PROTOCOL.md
+/// §1). Each CURVE parent end registers its admitted keys under a domain of its own.
+///
+/// Served by a thread of its own rather than a link's loop: parent ends on different
+/// loops share a context, and a handshake must be answered even while the loop that
+/// owns a link waits. It runs while a domain is registered.
+final class ZAPHandler: Sendable {
+    private let context: ZMQContext
+    /// Domain → 32-byte public key → the id it was issued for.
+    private let domains = Mutex<[String: [[UInt8]: ControllerID]]>([:])
+    private let stopping = Atomic<Bool>(false)
+    private let stopped = DispatchSemaphore(value: 0)
+    private let startFailure = Mutex<ZMQError?>(nil)
+
+    /// One per context, while it has domains.
+    private static let handlers = Mutex<[ObjectIdentifier: ZAPHandler]>([:])
+    private static let madeDomains = Atomic<Int>(0)
+
+    private init(context: ZMQContext) { self.context = context }
+
+    /// A ZAP domain no other link of this process uses.
+    static func newDomain() -> String { "trellis-\(madeDomains.add(1, ordering: .relaxed).newValue)" }
+
+    /// Admits `keys` (Z85 public key → id) for `domain`; the handler is listening when
+    /// this returns, so no handshake on a socket bound afterwards goes unchecked (without
+    /// a handler, libzmq lets every CURVE client in).
+    static func admit(_ keys: [String: ControllerID], domain: String, context: ZMQContext) throws(ZMQError) {
+        var table: [[UInt8]: ControllerID] = [:]
+        for (z85, id) in keys {
+            guard let key = CurveKeyPair.binary(z85) else { throw ZMQError("not a Z85 CURVE public key for \(id)", errno: EINVAL) }
+            table[key] = id
+        }
+        let result = handlers.withLock { all -> Result<Void, ZMQError> in
+            if let h = all[ObjectIdentifier(context)] {
+                h.domains.withLock { $0[domain] = table }
+                return .success(())
+            }
+            let h = ZAPHandler(context: context)
+            h.domains.withLock { $0[domain] = table }
+            do throws(ZMQError) { try h.start() } catch { return .failure(error) }
+            all[ObjectIdentifier(context)] = h
+            return .success(())
+        }
+        try result.get()
+    }
+
+    /// Forgets `domain`; the last one stops the handler and closes its socket.
+    static func forget(domain: String, context: ZMQContext) {
+        let ending = handlers.withLock { all -> ZAPHandler? in
+            guard let h = all[ObjectIdentifier(context)] else { return nil }
+            let empty = h.domains.withLock { $0.removeValue(forKey: domain); return $0.isEmpty }
+            guard empty else { return nil }
+            all.removeValue(forKey: ObjectIdentifier(context))
+            return h
+        }
+        if let ending {
+            ending.stopping.store(true, ordering: .releasing)
+            ending.stopped.wait()
+        }
+    }
+
+    private func start() throws(ZMQError) {
+        let bound = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in
+            let socket: ZMQSocket
+            do throws(ZMQError) {
+                socket = try ZMQSocket(.rep, context: context)
+                try socket.bind("inproc://zeromq.zap.01")
+            } catch {
+                startFailure.withLock { $0 = error }
+                bound.signal()
+                stopped.signal()
+                return
+            }
+            bound.signal()
+            serve(socket)
+            socket.close(linger: 0)
+            stopped.signal()
+        }
+        thread.name = "zap"
+        thread.start()
+        bound.wait()
+        if let error = startFailure.withLock({ $0 }) { throw error }
+    }
+
+    private func serve(_ socket: ZMQSocket) {
+        while !stopping.load(ordering: .acquiring) {
+            // Woken at least every 100 ms to notice `forget`.
+            guard socket.poll(timeoutMilliseconds: 100) else { continue }
+            guard let reply = try? socket.receive({ answer($0) }) else { continue }
+            try? socket.send(reply)
+        }
+    }
+
+    /// RFC 27: version, request id, domain, address, identity, mechanism, credentials;
+    /// the reply: version, request id, status code, status text, user id, metadata.
+    private func answer(_ f: ReceivedFrames) -> [[UInt8]] {
+        let requestID = f.kept > 1 ? Array(f[1]) : []
+        func reply(_ code: String, _ text: String, user: String = "") -> [[UInt8]] {
+            [Array("1.0".utf8), requestID, Array(code.utf8), Array(text.utf8), Array(user.utf8), []]
+        }
+        guard f.count == 7, f.kept == 7, Array(f[0]) == Array("1.0".utf8) else { return reply("500", "not a ZAP 1.0 request") }
+        guard Array(f[5]) == Array("CURVE".utf8) else { return reply("400", "only CURVE clients are admitted") }
+        let domain = String(decoding: f[2], as: UTF8.self)
+        let key = Array(f[6])
+        guard let id = domains.withLock({ $0[domain]?[key] }) else { return reply("400", "key not issued for this endpoint") }
+        return reply("200", "OK", user: id.rawValue)
+    }
+}
