@@ -82,6 +82,9 @@ struct HostCommand: ParsableCommand {
     @Flag(help: "Started by the supervisor: stop when it dies, and leave Ctrl-C and hangups to it.")
     var supervised = false
 
+    @Flag(help: "Read this process's CURVE keys from standard input, where the supervisor writes them (docs/PROTOCOL.md §1).")
+    var keysOnStdin = false
+
     func validate() throws {
         guard ControllerID(controllerID) != nil else { throw ValidationError("--host: '\(controllerID)' is not a controller id ([A-Za-z0-9._:-], 1-32 bytes)") }
         guard ControllerID(parent) != nil else { throw ValidationError("--parent: '\(parent)' is not a controller id") }
@@ -116,6 +119,17 @@ struct HostCommand: ParsableCommand {
             throw ValidationError("--class: no controller class '\(className)' (known: \(registry.names.joined(separator: ", ")))")
         }
         let scene = try SceneArguments(data: data, embeds: embeds)
+        // Without keys (tests, benchmarks, a host started by hand) every link is plain.
+        let keys = keysOnStdin ? try ProcessKeys.readStandardInput() : nil
+        var childrenOptions = LinkOptions(), parentOptions = LinkOptions(), compositorOptions = LinkOptions()
+        if let keys {
+            guard let parentKey = keys.parent, let compositorKey = keys.compositor else {
+                throw ValidationError("--keys-on-stdin: no parent or compositor key was given")
+            }
+            childrenOptions.curve = keys.server
+            parentOptions.curve = keys.client(of: parentKey)
+            compositorOptions.curve = keys.client(of: compositorKey)
+        }
         let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
         let log = try RoutingLog(directory: run.logs, host: controllerID)
         // The supervisor's proof that this main thread is not hung (docs/PROCESSES.md).
@@ -125,7 +139,8 @@ struct HostCommand: ParsableCommand {
         scene.apply(to: registry, log: log)
         if !remoteChildren.isEmpty {
             // Children of this host's controllers that run elsewhere connect here.
-            let children = try await RemoteChildren.bind(parent: id, endpoint: try run.ipcEndpoint(controllerID), loop: loop, log: log)
+            let children = try await RemoteChildren.bind(
+                parent: id, endpoint: try run.ipcEndpoint(controllerID), loop: loop, log: log, options: childrenOptions)
             Lifetime.children = children
             for name in remoteChildren {
                 registry.register(name) { childID in children.proxy(for: childID ?? ControllerID(name) ?? "child") }
@@ -138,7 +153,8 @@ struct HostCommand: ParsableCommand {
         }
         let host = try await ChildHost.start(
             controller: controller, parent: ControllerID(parent)!, endpoint: endpoint,
-            compositor: try compositor ?? run.ipcEndpoint("compositor"), loop: loop, log: log)
+            compositor: try compositor ?? run.ipcEndpoint("compositor"), loop: loop, log: log, options: parentOptions,
+            compositorOptions: compositorOptions)
         // The loop now serves the links until a signal ends the process.
         Lifetime.keep(host, log: log)
     }

@@ -36,6 +36,9 @@ struct CompositorCommand: ParsableCommand {
     @Flag(help: "Started by the supervisor: stop when it dies, and leave Ctrl-C and hangups to it.")
     var supervised = false
 
+    @Flag(help: "Read this process's CURVE keys from standard input, where the supervisor writes them (docs/PROTOCOL.md §1).")
+    var keysOnStdin = false
+
     @Option(help: "The headless screen's size, COLUMNSxROWS (in a terminal, the terminal's size is used).")
     var size = "80x24"
 
@@ -70,6 +73,10 @@ struct CompositorCommand: ParsableCommand {
             // foreground group (TerminalFrontEnd), which reading it requires.
             if headless { Supervision.ignoreTerminalSignals() }
         }
+        // Before the terminal: standard input is the supervisor's pipe, never the terminal,
+        // which the front end opens itself (from standard output's name).
+        var options = LinkOptions()
+        if keysOnStdin { options.curve = try ProcessKeys.readStandardInput().server }
         let run = try RunDirectory.create(session: session, root: runRoot ?? RunDirectory.root)
         let log = try RoutingLog(directory: run.logs, host: "compositor")
         // The supervisor's proof that this main thread is not hung (docs/PROCESSES.md).
@@ -91,7 +98,7 @@ struct CompositorCommand: ParsableCommand {
             compositor = try await Compositor.start(
                 root: ControllerID(root)!, size: terminal?.size ?? Self.parseSize(size)!,
                 hostsEndpoint: try run.ipcEndpoint("compositor"), controlEndpoint: try run.ipcEndpoint("control"),
-                loop: loop, log: log)
+                loop: loop, log: log, options: options)
         } catch {
             terminal?.close()
             throw error

@@ -86,6 +86,8 @@ public final class Compositor {
         // Any process of the user can reach the control endpoint: a client may not speak
         // as a controller, nor take a connected client's id from it (docs/PROTOCOL.md §1).
         var controlOptions = options
+        // Clients have no keys: the prefix rule and a private run directory guard it.
+        controlOptions.curve = nil
         controlOptions.routerHandover = false
         controlOptions.refusal = ControlClientPolicy.refusal(of:)
         let control = try await Link.bind(

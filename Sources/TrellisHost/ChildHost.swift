@@ -38,10 +38,11 @@ public final class ChildHost {
 
     /// Connects `controller` to its parent `parent` at `endpoint`, and — when given and
     /// the parent is not the compositor itself — to the compositor at `compositor`, where
-    /// its frames go.
+    /// its frames go (with `compositorOptions`, else `options`: the two ends have
+    /// different keys).
     public static func start(
         controller: ViewController, parent: ControllerID, endpoint: String, compositor: String? = nil,
-        loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions()
+        loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil
     ) async throws(LinkError) -> ChildHost {
         let box = HostBox()
         let link = try await Link.connect(
@@ -66,7 +67,8 @@ public final class ChildHost {
             host.compositorLink = link
         } else if let compositor {
             host.compositorLink = try await Link.connect(
-                id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log, options: options,
+                id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log,
+                options: compositorOptions ?? options,
                 onMessage: Inbox.handler(log: log, isReady: { box.host != nil }) { envelope in
                     guard let host = box.host else { return Reply(status: .failed) }
                     return host.fromCompositor(envelope)

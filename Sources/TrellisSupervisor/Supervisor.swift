@@ -3,6 +3,7 @@ import Foundation
 import TrellisClient
 import TrellisLog
 import TrellisTerminal
+import TrellisTransport
 import TrellisWire
 
 /// Starts a scene's processes, restarts them by policy, and stops them cleanly.
@@ -34,6 +35,9 @@ public final class Supervisor {
     }
 
     private var plan: [Launch] = []
+    /// One CURVE key pair per process id for the session's life: a restarted process
+    /// gets its own again, and its parent, which admitted its public key, knows it.
+    private var keys: [String: CurveKeyPair] = [:]
     private var processes: [String: Process] = [:]
     private var restartCounts: [String: Int] = [:]
     private var restartTimes: [Double] = []
@@ -63,6 +67,10 @@ public final class Supervisor {
         hangWatch = HangWatch(limit: scene.hang)
         terminal = headless ? nil : TerminalKeeper()
         plan = try makePlan()
+        for l in plan { keys[l.id] = try CurveKeyPair.generate() }
+        // A process that exits before it has read its keys must not take the supervisor
+        // with it: the write then fails with EPIPE instead.
+        signal(SIGPIPE, SIG_IGN)
     }
 
     // MARK: The plan
@@ -82,7 +90,7 @@ public final class Supervisor {
                 arguments: try hostArguments(c)))
         }
         var args = ["--session", run.session, "--run-root", runRoot, "--root", scene.root.id.rawValue,
-                    "--size", "\(scene.size.width)x\(scene.size.height)", "--supervised"]
+                    "--size", "\(scene.size.width)x\(scene.size.height)", "--supervised", "--keys-on-stdin"]
         if headless { args.append("--headless") }
         launches.append(Launch(id: "compositor", role: "compositor", className: "", binary: "trellis-compositor", arguments: args))
         return launches
@@ -94,7 +102,8 @@ public final class Supervisor {
         // Throws when the socket path would not fit a Unix socket address.
         let endpoint = try run.ipcEndpoint(c.parent?.rawValue ?? "compositor")
         var args = ["--host", c.id.rawValue, "--class", c.className, "--parent", c.parent?.rawValue ?? "compositor",
-                    "--endpoint", endpoint, "--session", run.session, "--run-root", runRoot, "--supervised"]
+                    "--endpoint", endpoint, "--session", run.session, "--run-root", runRoot, "--supervised",
+                    "--keys-on-stdin"]
         let local = scene.controllers.filter { scene.processOwner(of: $0).id == c.id }
         var remote: Set<String> = []
         for member in local {
@@ -107,6 +116,28 @@ public final class Supervisor {
         }
         for name in remote.sorted() { args += ["--remote-child", name] }
         return args
+    }
+
+    /// What process `id` is handed on its standard input (docs/PROTOCOL.md §1): its
+    /// pair, its parent's and the compositor's public keys, and its children's.
+    private func processKeys(for id: String) -> ProcessKeys {
+        let own = keys[id]!
+        let hosts = scene.processes
+        if id == "compositor" {
+            // Every host connects here: the root as its child, the others with frames.
+            return ProcessKeys(
+                own: own, parent: nil, compositor: nil,
+                children: Dictionary(uniqueKeysWithValues: hosts.map { (keys[$0.id.rawValue]!.publicKey, $0.id) }))
+        }
+        let owner: (ControllerID?) -> String = { parent in
+            guard let parent, let p = self.scene.controllers.first(where: { $0.id == parent }) else { return "compositor" }
+            return self.scene.processOwner(of: p).id.rawValue
+        }
+        let me = hosts.first { $0.id.rawValue == id }
+        let children = hosts.filter { $0.parent != nil && owner($0.parent) == id }
+        return ProcessKeys(
+            own: own, parent: keys[owner(me?.parent)]?.publicKey, compositor: keys["compositor"]?.publicKey,
+            children: Dictionary(uniqueKeysWithValues: children.map { (keys[$0.id.rawValue]!.publicKey, $0.id) }))
     }
 
     /// Checks what the scene needs before anything starts.
@@ -218,6 +249,9 @@ public final class Supervisor {
                 p.standardError = h
             }
         }
+        // The keys travel on a pipe only this process reads (docs/PROTOCOL.md §1).
+        let keyPipe = Pipe()
+        p.standardInput = keyPipe
         p.terminationHandler = { [weak self] proc in
             let pid = proc.processIdentifier, status = proc.terminationStatus
             let signaled = proc.terminationReason == .uncaughtSignal
@@ -228,7 +262,24 @@ public final class Supervisor {
             throw error
         }
         processes[l.id] = p
+        sendKeys(processKeys(for: l.id), to: keyPipe, of: l.id)
         decide("started \(l.role) \(l.id)\(l.className.isEmpty ? "" : " (\(l.className))") pid \(p.processIdentifier)")
+    }
+
+    /// Writes `keys` and closes the pipe: the end of input says they are all there. A
+    /// process that exited first fails here (EPIPE) and is restarted as any that exits.
+    private func sendKeys(_ keys: ProcessKeys, to pipe: Pipe, of id: String) {
+        let fd = pipe.fileHandleForWriting.fileDescriptor
+        let bytes = Array(keys.encoded.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else {
+                decide("could not hand \(id) its keys: \(String(cString: strerror(errno)))")
+                break
+            }
+        }
+        try? pipe.fileHandleForWriting.close()
     }
 
     // MARK: Restarting
