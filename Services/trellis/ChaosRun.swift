@@ -22,7 +22,7 @@ struct ChaosRun {
         let log = try RoutingLog(directory: run.logs, host: "chaos-client")
         let link: Link
         do {
-            link = try await Link.connect(id: "chaos-client", parent: "control", endpoint: try run.ipcEndpoint("control"), loop: loop, log: log)
+            link = try await Link.connect(id: "client-chaos", parent: "control", endpoint: try run.ipcEndpoint("control"), loop: loop, log: log)
         } catch {
             log.close()
             loop.shutdown()
