@@ -44,6 +44,9 @@ public actor Link {
     // (an encoder, a collection's own method), so no two accesses can overlap.
     @exclusivity(unchecked) private var socket: ZMQSocket?
     private var handshakeWatch: HandshakeWatch?
+    /// Parent end over a socket: says when a child's connection closes.
+    private var disconnectWatch: DisconnectWatch?
+    private var disconnectSourceID: Int?
     /// Parent end with CURVE keys: the ZAP domain its children's keys are admitted under.
     @exclusivity(unchecked) private var zapDomain: String?
     private let context: ZMQContext
@@ -179,6 +182,7 @@ public actor Link {
                     try s.set(ZMQ_CURVE_SECRETKEY, bytes: Array(keys.secretKey.utf8))
                     try s.set(ZMQ_ZAP_DOMAIN, bytes: Array(domain.utf8))
                 }
+                disconnectWatch = try DisconnectWatch(watching: s, context: context)
                 do { try s.bind(endpoint) } catch {
                     if let zapDomain { ZAPHandler.forget(domain: zapDomain, context: context) }
                     throw error
@@ -210,6 +214,12 @@ public actor Link {
                 fd: s.fileDescriptor, isReady: { s.isReadyBeforeSleep },
                 onReadable: { [weak self] in self?.onLoopThread { $0.drainSocket() } },
                 onLoopStop: { [weak self] in self?.assumeIsolated { $0.close() } })
+        }
+        if let watch = disconnectWatch {
+            disconnectSourceID = loop.addSource(
+                fd: watch.fileDescriptor, isReady: { watch.isReadyBeforeSleep },
+                onReadable: { [weak self] in self?.onLoopThread { $0.connectionsClosed() } },
+                onLoopStop: {})
         }
         if role == .parent && options.localFastPath {
             LocalFabric.register(self, at: endpoint)
@@ -643,6 +653,42 @@ public actor Link {
         scheduleHeartbeat()
     }
 
+    /// A child's connection closed, libzmq says, but not whose: each connected peer is
+    /// asked whether it is still routable (a heartbeat sent under ROUTER_MANDATORY fails
+    /// with EHOSTUNREACH once its connection is gone). One that is not is lost now —
+    /// its waiting requests fail, its parent is told — not after the heartbeat timeout.
+    /// The socket learns of the closed pipe a moment after the monitor does, so peers
+    /// still routable are asked again, a few times, within 30 ms.
+    private func connectionsClosed() {
+        guard let watch = disconnectWatch, watch.drain() > 0 else { return }
+        probeConnectedPeers(again: [1, 5, 25])
+    }
+
+    private func probeConnectedPeers(again delays: ArraySlice<UInt64>) {
+        guard !closed else { return }
+        var reachable = false
+        for (peer, state) in peers.sorted(by: { $0.key < $1.key }) where state.connected && localChildren[peer] == nil {
+            do throws(LinkError) {
+                _ = try send(.heartbeat, to: peer)
+                reachable = true
+            } catch {
+                guard case .dropped(let why) = error, why.hasPrefix("no such peer") else { continue }
+                let reason = "its connection closed"
+                peers[peer]?.connected = false
+                record(
+                    RoutingRecord(
+                        host: log.host, at: id.rawValue, source: peer.rawValue, target: id.rawValue, kind: "link",
+                        outcome: .lost, via: via, reason: reason))
+                failRequests(to: peer, reason)
+                onPeer(.lost(peer))
+            }
+        }
+        guard reachable, let next = delays.first else { return }
+        loop.schedule(afterNanoseconds: next * 1_000_000) { [weak self] in
+            self?.assumeIsolated { $0.probeConnectedPeers(again: delays.dropFirst()) }
+        }
+    }
+
     /// Sets the expiry timer for `deadline` unless it already fires no later.
     private func armExpiry(_ deadline: UInt64) {
         if let armed = expiryTimer {
@@ -728,6 +774,9 @@ public actor Link {
         if let sourceID { loop.removeSource(sourceID) }
         if let socket { handshakeWatch?.close(watching: socket) }
         handshakeWatch = nil
+        if let disconnectSourceID { loop.removeSource(disconnectSourceID) }
+        if let socket { disconnectWatch?.close(watching: socket) }
+        disconnectWatch = nil
         socket?.close(linger: options.linger.milliseconds)
         socket = nil
         if role == .parent && options.localFastPath { LocalFabric.unregister(endpoint) }

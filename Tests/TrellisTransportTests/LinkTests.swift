@@ -306,7 +306,9 @@ struct LinkTests {
             id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(), onPeer: { peers.append($0) })
         var first = fastOptions()
         first.incarnation = 1
-        // The old process takes the request and dies before it answers.
+        // The old process takes the request and never answers; its connection stays
+        // open (a killed process's closes, and `disconnectEndsTheWait` covers that), so
+        // only the replacement's hello can say it will not.
         let old = try await Link.connect(
             id: "kid", parent: "root", endpoint: endpoint, loop: oldLoop, log: session.log, options: first,
             onMessage: { _, _ in .deferred })
@@ -315,27 +317,44 @@ struct LinkTests {
             try await parent.request(.memoryWarning, to: "kid", timeout: .seconds(10))
         }
         #expect(await session.wait { $0.contains { $0.outcome == .delivered && $0.kind == "memory-warning" } })
-        await old.close()
         var second = fastOptions()
         second.incarnation = 2
+        // Handed the routing id over (ROUTER_HANDOVER), as a restarted process is.
         let restarted = try await Link.connect(id: "kid", parent: "root", endpoint: endpoint, loop: newLoop, log: session.log, options: second)
         let result = await answer
+        // The old one must not reconnect and take the id back.
+        await old.close()
         #expect(result == .failure(.peerGone("kid", "restarted (pid 1 → 2)")))
         // Not a timing claim (the machine is shared): only the new hello says "restarted",
         // and without it the wait would end at its 10 s deadline with a timeout.
         #expect(session.records().contains { $0.outcome == .lost && $0.kind == "memory-warning" })
-        // The restarted child is reachable at once.
+        // The restarted child is reachable.
         _ = try await parent.request(.memoryWarning, to: "kid")
         await restarted.close()
         await parent.close()
     }
 
+    /// A hung child keeps its connection open and stops heartbeating: its loop is held.
     @Test("a request to a child that goes silent fails when it is reported lost, not at its deadline")
     func lossEndsTheWait() async throws {
+        try await waitEnds(byClosing: false) { why in why.hasPrefix("silent for") }
+    }
+
+    /// Issue 19: a killed child's connection closes at once; the parent learns it from
+    /// libzmq's monitor, not from a replacement's hello or missed heartbeats.
+    @Test("a request to a child whose connection closes fails then, as does the child's presence")
+    func disconnectEndsTheWait() async throws {
+        try await waitEnds(byClosing: true) { why in why == "its connection closed" }
+    }
+
+    /// A parent asks a child that takes the request and then closes its connection, or
+    /// holds its loop (a hang); the wait must end with `peerGone` for `reason`, and the
+    /// child be reported lost.
+    private func waitEnds(byClosing closing: Bool, reason: (String) -> Bool) async throws {
         let session = try TestSession()
         let parentLoop = IOLoop(name: "p"), childLoop = IOLoop(name: "c")
         defer { parentLoop.shutdown(); childLoop.shutdown() }
-        let endpoint = try session.endpoint("silent")
+        let endpoint = try session.endpoint(closing ? "closes" : "silent")
         let peers = Recorder<PeerEvent>()
         let parent = try await Link.bind(
             id: "root", endpoint: endpoint, loop: parentLoop, log: session.log, options: fastOptions(), onPeer: { peers.append($0) })
@@ -347,13 +366,22 @@ struct LinkTests {
             try await parent.request(.memoryWarning, to: "kid", timeout: .seconds(10))
         }
         #expect(await session.wait { $0.contains { $0.outcome == .delivered && $0.kind == "memory-warning" } })
-        await child.close()  // no goodbye: silence, as a hung or killed process gives
-        guard case .failure(.peerGone("kid", let why)) = await answer else {
-            Issue.record("the wait did not end with peerGone")
+        let released = DispatchSemaphore(value: 0)
+        if closing {
+            await child.close()
+        } else {
+            childLoop.execute { _ = released.wait(timeout: .now() + 5) }
+        }
+        let result = await answer
+        released.signal()
+        guard case .failure(.peerGone("kid", let why)) = result else {
+            Issue.record("the wait ended with \(result), not peerGone")
             return
         }
-        // The heartbeat timeout (300 ms here) ended it, not the 10 s deadline.
-        #expect(why.hasPrefix("silent for"))
+        // Not the 10 s deadline: the closed connection, or the heartbeat timeout (300 ms).
+        #expect(reason(why), "\(why)")
+        #expect(await peers.wait { $0 == [.connected("kid"), .lost("kid")] })
+        if !closing { await child.close() }
         await parent.close()
     }
 
@@ -391,7 +419,8 @@ struct LinkTests {
         let endpoint = try session.endpoint("shutdown")
         _ = try await Link.bind(id: "root", endpoint: endpoint, loop: loop, log: session.log, context: context, options: fastOptions())
         _ = try await Link.connect(id: "kid", parent: "root", endpoint: endpoint, loop: loop, log: session.log, context: context, options: fastOptions())
-        #expect(context.socketCount == 2)
+        // The parent end's disconnect watch reads libzmq's monitor through a socket too.
+        #expect(context.socketCount == 3)
         loop.shutdown()  // closes what is still registered
         #expect(context.socketCount == 0)
         let start = ContinuousClock.now
