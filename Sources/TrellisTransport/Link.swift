@@ -638,19 +638,25 @@ public actor Link {
         }
         for (peer, state) in peers {
             if state.connected && now - state.lastHeard > options.heartbeatTimeout.nanoseconds {
-                peers[peer]?.connected = false
-                let why = "silent for \((now - state.lastHeard) / 1_000_000) ms (limit \(options.heartbeatTimeout.milliseconds) ms)"
-                record(
-                    RoutingRecord(
-                        host: log.host, at: id.rawValue, source: peer.rawValue, target: id.rawValue, kind: "heartbeat",
-                        outcome: .lost, via: via, reason: why))
-                failRequests(to: peer, why)
-                onPeer(.lost(peer))
+                lose(peer, kind: "heartbeat",
+                     "silent for \((now - state.lastHeard) / 1_000_000) ms (limit \(options.heartbeatTimeout.milliseconds) ms)")
             } else if state.connected && now - state.lastSent >= interval {
                 _ = try? send(.heartbeat, to: peer)
             }
         }
         scheduleHeartbeat()
+    }
+
+    /// `peer` will not answer (`why`): logged `lost` as `kind`, what waits for it failed,
+    /// and the owner told.
+    private func lose(_ peer: ControllerID, kind: String, _ why: String) {
+        peers[peer]?.connected = false
+        record(
+            RoutingRecord(
+                host: log.host, at: id.rawValue, source: peer.rawValue, target: id.rawValue, kind: kind, outcome: .lost,
+                via: via, reason: why))
+        failRequests(to: peer, why)
+        onPeer(.lost(peer))
     }
 
     /// A child's connection closed, libzmq says, but not whose: each connected peer is
@@ -673,14 +679,7 @@ public actor Link {
                 reachable = true
             } catch {
                 guard case .dropped(let why) = error, why.hasPrefix("no such peer") else { continue }
-                let reason = "its connection closed"
-                peers[peer]?.connected = false
-                record(
-                    RoutingRecord(
-                        host: log.host, at: id.rawValue, source: peer.rawValue, target: id.rawValue, kind: "link",
-                        outcome: .lost, via: via, reason: reason))
-                failRequests(to: peer, reason)
-                onPeer(.lost(peer))
+                lose(peer, kind: "link", "its connection closed")
             }
         }
         guard reachable, let next = delays.first else { return }

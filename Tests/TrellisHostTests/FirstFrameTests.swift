@@ -16,12 +16,9 @@ import TrellisWire
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct FirstFrameTests {
     @Test func aChildSizedTheMomentItConnectsAlwaysSendsItsFirstFrame() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-ff-\(getpid())").path
-        try RunDirectory.makePrivateDirectory(root)
-        let run = try RunDirectory.create(session: "ff-\(UInt32.random(in: 0...UInt32.max))", root: root)
-        defer { try? FileManager.default.removeItem(atPath: run.path) }
-        let log = try RoutingLog(directory: run.logs, host: "test")
-        defer { log.close() }
+        let test = try PrivateRun("ff")
+        let run = test.run, log = test.log
+        defer { withExtendedLifetime(test) {} }
         let parentLoop = IOLoop(name: "parent"), hostLoop = IOLoop(name: "host")
         defer { parentLoop.shutdown(); hostLoop.shutdown() }
         for start in 1...10 {

@@ -13,12 +13,9 @@ import TrellisWire
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct StaleInputTests {
     @Test func aTouchThatWaitedPastTheBoundIsAnsweredStaleNotRun() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-stale-\(getpid())").path
-        try RunDirectory.makePrivateDirectory(root)
-        let run = try RunDirectory.create(session: "stale-\(UInt32.random(in: 0...UInt32.max))", root: root)
-        defer { try? FileManager.default.removeItem(atPath: run.path) }
-        let log = try RoutingLog(directory: run.logs, host: "test")
-        defer { log.close() }
+        let test = try PrivateRun("stale")
+        let run = test.run, log = test.log
+        defer { withExtendedLifetime(test) {} }
         let loop = IOLoop(name: "links")
         defer { loop.shutdown() }
         let endpoint = try run.ipcEndpoint("parent")
