@@ -36,6 +36,15 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether a screen may be this size (`screenSides` both ways).
     public var isScreenSize: Bool { Self.screenSides.contains(width) && Self.screenSides.contains(height) }
+
+    /// The most cells a surface may have when its size comes from another process (a
+    /// frame, a size transition): four of the largest screens. A child's viewport may be
+    /// larger than the screen (a row of pages), but one message must not make a process
+    /// allocate without bound: a 65535×65535 frame of no cells asked for 4 billion.
+    public static let surfaceCells = 4 * screenSides.upperBound * screenSides.upperBound
+
+    /// Whether a surface may be this size (`surfaceCells`; neither side negative).
+    public var isSurfaceSize: Bool { width >= 0 && height >= 0 && width * height <= Self.surfaceCells }
 }
 
 /// A rectangle of cells: `origin` is its top-left cell, `size` how many cells it spans.

@@ -62,6 +62,9 @@ public struct SurfaceTree: Sendable {
             try surfaces.values[i].apply(frame)
         } else {
             // A new surface or a new size: the old one stays until the frame is accepted.
+            guard size.isSurfaceSize else {
+                throw SurfaceError("frame \(frame.number) asks for a \(size) surface, more than \(Size.surfaceCells) cells")
+            }
             var surface = Surface(size: size)
             try surface.apply(frame)
             surfaces[id] = surface

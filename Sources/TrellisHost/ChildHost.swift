@@ -132,8 +132,12 @@ public final class ChildHost {
             embedView()
             return controller.handleMessage(message, from: proxy)
         case .sizeTransition(let s):
+            let size = Size(width: Int(s.width), height: Int(s.height))
+            guard size.isSurfaceSize else {
+                return Reply(status: .failed, payload: Array("size \(size) is more than \(Size.surfaceCells) cells".utf8))
+            }
             embedView()
-            window.resize(to: Size(width: Int(s.width), height: Int(s.height)))
+            window.resize(to: size)
             return nil
         case .appearance, .touch:
             embedView()

@@ -65,6 +65,13 @@ enum Inbox {
         answering.run { l in
             if wantsReply {
                 l.reply(to: envelope, reply ?? Reply(status: .ok))
+            } else if let reply, reply.status == .failed, envelope.flags.contains(.ackRequested) {
+                // The sender waits to learn it was handled; it was not (a size no surface
+                // may have, a kind the target does not take): say so, not ack it.
+                let why = String(decoding: reply.payload, as: UTF8.self)
+                _ = try? l.send(
+                    .error(WireError(.handlerFailed, why.isEmpty ? "\(envelope.kind.name) not handled" : why)),
+                    to: envelope.source, trace: envelope.trace, correlation: envelope.sequence)
             } else {
                 l.acknowledge(envelope)
             }

@@ -151,6 +151,12 @@ struct IncrementalComposeTests {
         ])
         #expect(throws: SurfaceError.self) { try tree.apply(resized, from: "Root") }
         #expect(tree.surfaces["Root"] == before)
+        // A frame of no cells for a surface no process should allocate (issue 19: bounds
+        // on every input): refused before the surface is made.
+        let huge = FrameUpdate(number: 4, width: .max, height: .max, damage: [])
+        #expect(throws: SurfaceError.self) { try tree.apply(huge, from: "Root") }
+        #expect(throws: SurfaceError.self) { try tree.apply(huge, from: "New") }
+        #expect(tree.surfaces["Root"] == before && tree.surfaces["New"] == nil)
         tree.compose(into: &screen)
         #expect(screen.text.hasPrefix("kept"))
     }
