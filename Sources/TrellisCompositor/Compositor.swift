@@ -211,10 +211,9 @@ public final class Compositor {
     }
 
     /// Input enters the tree at the root, which hit-tests and routes it down (no
-    /// shortcut past the containers). Returns the root's answer.
-    /// `inject` without waiting: the message goes to the root now, and `answered` gets the
-    /// root's answer (nil: not up, or no answer) on the main actor. Messages sent one
-    /// after another reach the root, and are handled, in that order.
+    /// shortcut past the containers). The message goes to the root now, and `answered`
+    /// gets the root's answer (nil: not up, or no answer) on the main actor. Messages
+    /// sent one after another reach the root, and are handled, in that order.
     public func send(_ message: Message, trace: UInt64 = 0, answered: @escaping @MainActor @Sendable (Envelope?) -> Void) {
         guard rootIsUp else { return answered(nil) }
         let root = rootID, loop = hosts.loop
@@ -224,11 +223,6 @@ public final class Compositor {
                 loop.onMainActor { answered(envelope) }
             }
         }
-    }
-
-    public func inject(_ message: Message, trace: UInt64 = 0) async -> Envelope? {
-        guard rootIsUp else { return nil }
-        return try? await hosts.request(message, to: rootID, trace: trace)
     }
 
     // MARK: Composition
@@ -414,4 +408,3 @@ final class CompositorBox: Sendable {
     nonisolated let hostMessagesQueued = Atomic<Int>(0)
     nonisolated init() {}
 }
-
