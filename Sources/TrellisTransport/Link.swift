@@ -43,10 +43,11 @@ public actor Link {
     // assigned, or passed inout to a function that never reaches back into the link
     // (an encoder, a collection's own method), so no two accesses can overlap.
     @exclusivity(unchecked) private var socket: ZMQSocket?
-    private var handshakeWatch: HandshakeWatch?
-    /// Parent end over a socket: says when a child's connection closes.
-    private var disconnectWatch: DisconnectWatch?
-    private var disconnectSourceID: Int?
+    /// A parent end's: when a child's connection closes. A child end's, with
+    /// `LinkOptions.watchesHandshake`: its handshakes, in `handshakes`.
+    private var monitor: SocketMonitor?
+    private var monitorSourceID: Int?
+    private var handshakes = HandshakeReport()
     /// Parent end with CURVE keys: the ZAP domain its children's keys are admitted under.
     @exclusivity(unchecked) private var zapDomain: String?
     private let context: ZMQContext
@@ -182,7 +183,7 @@ public actor Link {
                     try s.set(ZMQ_CURVE_SECRETKEY, bytes: Array(keys.secretKey.utf8))
                     try s.set(ZMQ_ZAP_DOMAIN, bytes: Array(domain.utf8))
                 }
-                disconnectWatch = try DisconnectWatch(watching: s, context: context)
+                monitor = try SocketMonitor(watching: s, events: ZMQ_EVENT_DISCONNECTED, context: context)
                 do { try s.bind(endpoint) } catch {
                     if let zapDomain { ZAPHandler.forget(domain: zapDomain, context: context) }
                     throw error
@@ -197,7 +198,9 @@ public actor Link {
                     try s.set(ZMQ_CURVE_PUBLICKEY, bytes: Array(keys.publicKey.utf8))
                     try s.set(ZMQ_CURVE_SECRETKEY, bytes: Array(keys.secretKey.utf8))
                 }
-                if options.watchesHandshake { handshakeWatch = try HandshakeWatch(watching: s, context: context) }
+                if options.watchesHandshake {
+                    monitor = try SocketMonitor(watching: s, events: HandshakeReport.events, context: context)
+                }
                 try s.connect(endpoint)
             }
             socket = s
@@ -215,9 +218,10 @@ public actor Link {
                 onReadable: { [weak self] in self?.onLoopThread { $0.drainSocket() } },
                 onLoopStop: { [weak self] in self?.assumeIsolated { $0.close() } })
         }
-        if let watch = disconnectWatch {
-            disconnectSourceID = loop.addSource(
-                fd: watch.fileDescriptor, isReady: { watch.isReadyBeforeSleep },
+        // A child end's handshakes are read when asked for and every heartbeat.
+        if role == .parent, let monitor {
+            monitorSourceID = loop.addSource(
+                fd: monitor.fileDescriptor, isReady: { monitor.isReadyBeforeSleep },
                 onReadable: { [weak self] in self?.onLoopThread { $0.connectionsClosed() } },
                 onLoopStop: {})
         }
@@ -628,7 +632,7 @@ public actor Link {
 
     private func heartbeat() {
         guard !closed else { return }
-        handshakeWatch?.update()
+        readHandshakes()
         let now = MonotonicClock.nanoseconds()
         let interval = options.heartbeatInterval.nanoseconds
         if case .child(let parent) = role, peers[parent]?.connected != true {
@@ -666,8 +670,9 @@ public actor Link {
     /// The socket learns of the closed pipe a moment after the monitor does, so peers
     /// still routable are asked again, a few times, within 30 ms.
     private func connectionsClosed() {
-        guard let watch = disconnectWatch, watch.drain() > 0 else { return }
-        probeConnectedPeers(again: [1, 5, 25])
+        var closed = 0
+        monitor?.drain { _, _ in closed += 1 }
+        if closed > 0 { probeConnectedPeers(again: [1, 5, 25]) }
     }
 
     private func probeConnectedPeers(again delays: ArraySlice<UInt64>) {
@@ -747,8 +752,14 @@ public actor Link {
 
     /// Child end with `LinkOptions.watchesHandshake`: the connection's handshakes so far.
     public func handshake() -> HandshakeReport? {
-        handshakeWatch?.update()
-        return handshakeWatch?.report
+        guard monitor != nil, role != .parent else { return nil }
+        readHandshakes()
+        return handshakes
+    }
+
+    private func readHandshakes() {
+        guard role != .parent else { return }
+        monitor?.drain { handshakes.record($0, $1) }
     }
 
     /// Peers heard from within the heartbeat timeout.
@@ -771,11 +782,9 @@ public actor Link {
         }
         pending.removeAll()
         if let sourceID { loop.removeSource(sourceID) }
-        if let socket { handshakeWatch?.close(watching: socket) }
-        handshakeWatch = nil
-        if let disconnectSourceID { loop.removeSource(disconnectSourceID) }
-        if let socket { disconnectWatch?.close(watching: socket) }
-        disconnectWatch = nil
+        if let monitorSourceID { loop.removeSource(monitorSourceID) }
+        if let socket { monitor?.close(watching: socket) }
+        monitor = nil
         socket?.close(linger: options.linger.milliseconds)
         socket = nil
         if role == .parent && options.localFastPath { LocalFabric.unregister(endpoint) }

@@ -129,7 +129,7 @@ import TrellisWire
         var o = fastOptions()
         o.curve = .server(try CurveKeyPair.generate(), children: [:])
         let link = try await Link.bind(id: "root", endpoint: try session.endpoint("zap"), loop: loop, log: session.log, context: context, options: o)
-        #expect(context.socketCount == 3)  // the ROUTER, its disconnect watch and the handler's REP
+        #expect(context.socketCount == 3)  // the ROUTER, its monitor's PAIR and the handler's REP
         await link.close()
         #expect(context.socketCount == 0)
         loop.shutdown()

@@ -419,7 +419,7 @@ struct LinkTests {
         let endpoint = try session.endpoint("shutdown")
         _ = try await Link.bind(id: "root", endpoint: endpoint, loop: loop, log: session.log, context: context, options: fastOptions())
         _ = try await Link.connect(id: "kid", parent: "root", endpoint: endpoint, loop: loop, log: session.log, context: context, options: fastOptions())
-        // The parent end's disconnect watch reads libzmq's monitor through a socket too.
+        // The parent end's socket monitor is read through a socket too.
         #expect(context.socketCount == 3)
         loop.shutdown()  // closes what is still registered
         #expect(context.socketCount == 0)
