@@ -83,7 +83,7 @@ let package = Package(
             name: "TrellisSupervisor",
             dependencies: [
                 "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisClient", "TrellisTerminal",
-                .product(name: "Yams", package: "Yams"),
+                "TrellisViews", .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(name: "TrellisClient", dependencies: ["TrellisCompositor", "TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport"]),

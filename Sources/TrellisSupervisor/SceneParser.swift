@@ -1,5 +1,6 @@
 import Foundation
 import TrellisCanvas
+import TrellisViews
 import TrellisWire
 import Yams
 
@@ -20,7 +21,9 @@ extension Scene {
             SceneError(file: file, line: node?.mark?.line, field: field, message: message)
         }
         let top: Node?
-        do { top = try Yams.compose(yaml: source) } catch {
+        do { top = try ScalarKeyedYAML.compose(source) } catch let refusal as ScalarKeyedYAML.Refusal {
+            throw SceneError(file: file, line: refusal.line, field: nil, message: refusal.message)
+        } catch {
             var line: Int?
             if let e = error as? YamlError {
                 switch e {

@@ -70,7 +70,9 @@ public final class ViewFileLoader {
     /// Loads a view from YAML text; `file` names it in errors.
     public func load(yaml text: String, file: String, name: String? = nil) throws(ViewFileError) -> View {
         let node: Node?
-        do { node = try Yams.compose(yaml: text) } catch {
+        do { node = try ScalarKeyedYAML.compose(text) } catch let refusal as ScalarKeyedYAML.Refusal {
+            throw ViewFileError(file: file, line: refusal.line, field: nil, message: refusal.message)
+        } catch {
             throw ViewFileError(file: file, line: Self.line(of: error), field: nil, message: "not valid YAML: \(error)")
         }
         guard let node else { throw ViewFileError(file: file, line: nil, field: nil, message: "the file is empty") }

@@ -102,6 +102,19 @@ import TrellisCanvas
         }
     }
 
+    /// The `view` fuzz target's alias bomb, as a scene: a key made of nested aliases is
+    /// refused before Yams hashes it (`ScalarKeyedYAML`).
+    @Test func aliasesInAKeyAreRefusedBeforeTheyAreExpanded() {
+        var yaml = "x0: &a0 [1]\n"
+        for level in 1...6 { yaml += "x\(level): &a\(level) [\(Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", "))]\n" }
+        yaml += "[*a6, *a6]: boom\ncontrollers:\n  - id: A\n    class: X\n"
+        #expect {
+            _ = try Scene.parse(yaml, file: "bomb.yaml")
+        } throws: { error in
+            (error as? SceneError)?.message.hasPrefix("a mapping key must be a name") == true
+        }
+    }
+
     @Test func garbageBytesAreRefusedNotCrashedOn() {
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<200 {

@@ -84,6 +84,27 @@ import TrellisWire
         _ = try loader.load(yaml: "class: View\nsubviews: [\(Array(repeating: "{class: Label}", count: 100).joined(separator: ", "))]", file: "Many.view.yaml")
     }
 
+    /// Found by the `view` fuzz target (a newcomer's `./deploy/test`, 2026-11-25): nested
+    /// aliases used as a mapping key. Yams hashes every key whole to find duplicates,
+    /// and this one expands to ten million nodes; `compose` ran 27 s and more. A key
+    /// that is not a name is refused before Yams composes the file.
+    @Test(arguments: [
+        "[*a5, *a5, *a5, *a5, *a5, *a5, *a5, *a5, *a5, *a5]: x",
+        "? - *a5\n  - *a5\n: x",
+        "*a5 : x",
+        "{[*a5, *a5]: x}: y",
+    ])
+    func aliasesInAKeyAreRefusedBeforeTheyAreExpanded(key: String) {
+        var yaml = "class: View\nsubviews:\n  - &a0 {class: View}\n"
+        for level in 1...5 {
+            yaml += "  - &a\(level) {class: View, subviews: [\(Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ","))]}\n"
+        }
+        yaml += key + "\n"
+        let refused = error(yaml)
+        #expect(refused?.message.hasPrefix("a mapping key must be a name") == true, "\(String(describing: refused))")
+        #expect(refused?.line != nil)
+    }
+
     /// Found by the `view` fuzz target: a frame near `Int.max` loaded, then drawing it
     /// overflowed (`Rect.maxX`) and stopped the process.
     @Test(arguments: [
