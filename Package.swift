@@ -73,7 +73,10 @@ let package = Package(
         .target(name: "TrellisControllers", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog"]),
         .target(
             name: "TrellisHost",
-            dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire"]
+            dependencies: [
+                "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
         ),
         .target(
             name: "TrellisCompositor",

@@ -94,7 +94,7 @@ public final class Compositor {
             id: controlID, endpoint: controlEndpoint, loop: loop, log: log, options: controlOptions,
             onMessage: { envelope, _ in
                 // Input from a client goes on to the root as soon as it is read.
-                loop.onMainActorAtOnce { box.compositor.run { $0.fromClient(envelope) } }
+                loop.onMainActor { box.compositor.run { $0.fromClient(envelope) } }
                 return .deferred
             })
         let c = Compositor(rootID: root, size: size, hosts: hosts, control: control, log: log)

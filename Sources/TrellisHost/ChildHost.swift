@@ -44,15 +44,11 @@ public final class ChildHost {
         controller: ViewController, parent: ControllerID, endpoint: String, compositor: String? = nil,
         loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil
     ) async throws(LinkError) -> ChildHost {
-        let box = HostBox()
+        let line = Switchboard.Line(log: log)
         let link = try await Link.connect(
             id: controller.id, parent: parent, endpoint: endpoint, loop: loop, log: log, options: options,
-            onMessage: Inbox.handler(log: log, isReady: { box.host != nil }) { envelope in
-                // Not `box.host?.deliver(…) ?? …`: nil is deliver's answer for "handled".
-                guard let host = box.host else { return Reply(status: .failed) }
-                return TraceContext.with(envelope.trace) { host.deliver(envelope) }
-            })
-        let proxy = ParentProxy(id: parent, port: LinkPort(link: link, peer: nil, timeout: options.requestTimeout))
+            onMessage: line.onMessage, onPeer: line.onPeer(loop: loop))
+        let proxy = ParentProxy(id: parent, port: LinkPort(link: link, line: line, peer: nil, timeout: options.requestTimeout))
         let window = Window(size: .zero, log: log, host: log.host)
         if parent == compositorID {
             // The root has no parent (UIKit's root view controller): the compositor drives
@@ -66,21 +62,25 @@ public final class ChildHost {
         if parent == compositorID {
             host.compositorLink = link
         } else if let compositor {
+            let compositorLine = Switchboard.Line(log: log)
             host.compositorLink = try await Link.connect(
                 id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log,
-                options: compositorOptions ?? options,
-                onMessage: Inbox.handler(log: log, isReady: { box.host != nil }) { envelope in
-                    guard let host = box.host else { return Reply(status: .failed) }
-                    return host.fromCompositor(envelope)
-                })
+                options: compositorOptions ?? options, onMessage: compositorLine.onMessage)
+            compositorLine.attach { [weak host] envelope in
+                host?.fromCompositor(envelope) ?? Reply(status: .failed, payload: Array("the host is gone".utf8))
+            }
         }
         if let c = host.compositorLink { host.publisher = FramePublisher(link: c, window: window) }
-        // Only now may the parent's messages be handled (`Inbox` holds them until then).
-        // A restarted child's parent replays its state the moment it says hello, which
-        // can be while the compositor link above is still being made: handled then, the
-        // size and appearance scheduled no frame, and the child never drew (issue 19,
+        // Only now may the parent's messages be handled (the switchboard holds them until
+        // then). A restarted child's parent replays its state the moment it says hello,
+        // which can be while the compositor link above is still being made: handled then,
+        // the size and appearance scheduled no frame, and the child never drew (issue 19,
         // finding 6).
-        box.host = host
+        line.attach { [weak host] envelope in
+            // Not `host?.deliver(…) ?? …`: nil is deliver's answer for "handled".
+            guard let host else { return Reply(status: .failed, payload: Array("the host is gone".utf8)) }
+            return host.deliver(envelope)
+        }
         return host
     }
 
@@ -112,7 +112,7 @@ public final class ChildHost {
             // the sender only learns from the answer whether anything handled it — unless
             // this input arrived while the main thread waits on a child, part-way through
             // handling something else, which the frame must not be composed in the middle of.
-            if (envelope.kind == .touch || envelope.kind == .key) && !MainMailbox.shared.isWaiting {
+            if (envelope.kind == .touch || envelope.kind == .key) && !Switchboard.shared.isWaiting {
                 publisher?.publishNow()
             } else {
                 publisher?.setNeedsFrame()
@@ -161,11 +161,4 @@ public final class ChildHost {
         proxy.view.addSubview(controller.view)
         controller.view.pinEdges(to: proxy.view)
     }
-}
-
-/// Lets the link's handler, made before the host exists, find it.
-@MainActor
-final class HostBox: Sendable {
-    var host: ChildHost?
-    nonisolated init() {}
 }

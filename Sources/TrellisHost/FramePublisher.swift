@@ -28,10 +28,10 @@ final class FramePublisher {
     }
 
     func setNeedsFrame() {
-        if TraceContext.current != 0 { trace = TraceContext.current }
+        if Switchboard.shared.trace != 0 { trace = Switchboard.shared.trace }
         guard !scheduled else { return }
         scheduled = true
-        // From the main queue, which a wait for an answer (LinkPort) does not serve: a
+        // From the main queue, which a call's wait (Switchboard) does not serve: a
         // frame composed in the middle of a controller callback would see half a change.
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
@@ -45,7 +45,7 @@ final class FramePublisher {
     /// Sends the frame now rather than at the end of the turn: for input, whose frame is
     /// what the person waits for, so it goes out before the input's answer does.
     func publishNow() {
-        if TraceContext.current != 0 { trace = TraceContext.current }
+        if Switchboard.shared.trace != 0 { trace = Switchboard.shared.trace }
         publish()
     }
 

@@ -13,57 +13,55 @@ import TrellisWire
 public final class RemoteChildren {
     public let link: Link
     public let parentID: ControllerID
+    private let line: Switchboard.Line
     private var proxies: [ControllerID: RemoteController] = [:]
     private let timeout: Duration
+    /// Children lost and not connected again since, as their events came in turn.
+    private var lost: Set<ControllerID> = []
 
-    private init(link: Link, parentID: ControllerID, timeout: Duration) {
+    private init(link: Link, line: Switchboard.Line, parentID: ControllerID, timeout: Duration) {
         self.link = link
+        self.line = line
         self.parentID = parentID
         self.timeout = timeout
     }
 
-    /// Binds the endpoint the children of `parent` connect to.
+    /// Binds the endpoint the children of `parent` connect to. `loop` must serve the
+    /// main actor: a call to a child waits by running it (`Switchboard`).
     public static func bind(
         parent: ControllerID, endpoint: String, loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions()
     ) async throws(LinkError) -> RemoteChildren {
-        let box = RemoteChildrenBox()
+        let line = Switchboard.Line(log: log)
         let link = try await Link.bind(
             id: parent, endpoint: endpoint, loop: loop, log: log, options: options,
-            onMessage: Inbox.handler(log: log, isReady: { box.children != nil }) { envelope in
-                guard let children = box.children else { return Reply(status: .failed) }
-                return TraceContext.with(envelope.trace) { children.deliver(envelope) }
+            onMessage: line.onMessage, onPeer: line.onPeer(loop: loop))
+        let children = RemoteChildren(link: link, line: line, parentID: parent, timeout: options.requestTimeout)
+        line.attach(
+            { [weak children] envelope in
+                children?.deliver(envelope) ?? Reply(status: .failed, payload: Array("\(parent)'s children are gone".utf8))
             },
-            onPeer: { event in
-                MainMailbox.shared.post(via: loop) { box.children?.peer(event) }
-            })
-        let children = RemoteChildren(link: link, parentID: parent, timeout: options.requestTimeout)
-        box.children = children
+            peers: { [weak children] event in children?.peer(event) })
         return children
     }
 
     /// The stand-in for child `id`, made on first use.
     public func proxy(for id: ControllerID) -> RemoteController {
         if let p = proxies[id] { return p }
-        let p = RemoteController(id: id, port: LinkPort(link: link, peer: id, timeout: timeout, presence: presence))
+        let p = RemoteController(id: id, port: LinkPort(link: link, line: line, peer: id, timeout: timeout))
         proxies[id] = p
         return p
     }
 
-    /// Children known to have stopped answering: messages to them fail at once (and are
-    /// logged by the link) instead of each waiting out the bound.
-    private let presence = Presence()
-
     /// A child lost (its heartbeats stopped: crashed, killed, hung) keeps its place in the
-    /// tree; the compositor shows a placeholder. When it connects again it is sent its
-    /// state again (`RemoteController.replayState`).
+    /// tree; the compositor shows a placeholder, and calls to it fail at once
+    /// (`Switchboard`). When it connects again it is sent its state again
+    /// (`RemoteController.replayState`).
     func peer(_ event: PeerEvent) {
         switch event {
         case .lost(let id):
-            presence.setLost(id, true)
+            lost.insert(id)
         case .connected(let id):
-            let wasLost = presence.isLost(id)
-            presence.setLost(id, false)
-            if wasLost, let proxy = proxies[id] { proxy.replayState() }
+            if lost.remove(id) != nil, let proxy = proxies[id] { proxy.replayState() }
         }
     }
 
@@ -88,10 +86,4 @@ public final class RemoteChildren {
             return Reply(status: .failed, payload: Array("a parent does not accept \(envelope.kind.name) from a child".utf8))
         }
     }
-}
-
-@MainActor
-final class RemoteChildrenBox: Sendable {
-    var children: RemoteChildren?
-    nonisolated init() {}
 }

@@ -14,33 +14,29 @@ import TrellisLog
 /// blocks Swift's cooperative pool: the loop sleeps in `poll(2)` on the sockets'
 /// descriptors, a wake-up descriptor for work from other threads, and the next
 /// timer deadline.
+///
+/// A nested `run(until:)` — how a host's main actor waits for a peer's answer — is not
+/// a turn of the loop: it reads the sockets and runs the transport's own work (what a
+/// same-process link end delivers, liveness timers) and nothing else. Jobs, queued
+/// closures, ordinary timers and the main queue wait until it has ended, so no code of
+/// the process runs in the middle of the code that waits (docs/TRANSPORT.md, "One
+/// call").
 public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
-    // @unchecked: `incoming` is a Mutex; every other mutable field is touched only
-    // on the loop thread (checked by `preconditionOnLoop` at every entry point).
+    // @unchecked: `incoming` is a Mutex and `threadID` an Atomic; every other mutable
+    // field is in `state`, which only the loop's thread may touch — checked at every
+    // access (`confined`), not by convention.
 
     public let name: String
 
     private enum Work {
         case job(UnownedJob)
         case closure(@Sendable () -> Void)
-        /// From a peer: inside a nested `run(until:)` only if a wait on the stack is
-        /// for that peer; otherwise put aside until one is, or until all have ended.
-        case from(WaitKey, @Sendable () -> Void)
-    }
-
-    /// Names a peer whose answer a nested `run(until:)` waits for, and from whom work
-    /// arrives: an object (the link) and a name (the peer's id on it).
-    public struct WaitKey: Hashable, Sendable {
-        let owner: ObjectIdentifier
-        let name: String
-        public init(_ owner: AnyObject, _ name: String) {
-            self.owner = ObjectIdentifier(owner)
-            self.name = name
-        }
     }
 
     private struct Incoming {
         var work = Deque<Work>()
+        /// Work that a nested `run(until:)` runs too (`execute(duringWaits:)`).
+        var transport = Deque<@Sendable () -> Void>()
         var sleeping = false
         var stopping = false
     }
@@ -73,49 +69,75 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private struct Timer: Comparable {
         let deadline: UInt64
         let id: UInt64
+        /// Fires inside a nested `run(until:)` too: the transport's liveness only.
+        let duringWaits: Bool
         let action: () -> Void
         static func < (a: Timer, b: Timer) -> Bool { (a.deadline, a.id) < (b.deadline, b.id) }
         static func == (a: Timer, b: Timer) -> Bool { a.id == b.id }
     }
 
+    /// Which thread is the loop's.
+    private enum Kind {
+        /// A thread the loop made and runs on.
+        case ownThread
+        /// The process's main thread, which the loop runs and which serves the main queue.
+        case mainThread
+        /// Whatever thread runs the main queue's work: a process whose main thread is
+        /// not the loop's to run (a test runner's), where the loop runs as main-actor work.
+        case mainQueue
+    }
+
+    /// The loop thread's state.
+    private struct State {
+        var sources: [Source] = []
+        var nextSourceID = 0
+        var timers = Heap<Timer>()
+        var cancelledTimers = Set<UInt64>()
+        var nextTimerID: UInt64 = 1
+        var passStart: UInt64 = 0
+        /// Work taken from `incoming`, run one item at a time so that a pass that ends
+        /// part-way carries on with the same queue, in order.
+        var ready = Deque<Work>()
+        var transport = Deque<@Sendable () -> Void>()
+        /// How many `run(until:)` calls are on the stack.
+        var nesting = 0
+        /// The contexts whose I/O threads follow this loop, and the CPU it last woke on.
+        var ledPlacements: [IOThreadPlacement] = []
+        var lastCPU: Int32 = -1
+        /// A main-queue loop that stopped: its driver ends.
+        var stopped = false
+    }
+
+    private let kind: Kind
     private let incoming = Mutex(Incoming())
-    private var wakeFDs: (Int32, Int32) = (-1, -1)
+    private let wakeFDs: (Int32, Int32)
     private let threadID = Atomic<UInt>(0)
     private let finished = DispatchSemaphore(value: 0)
+    private var state = State()
 
-    // Loop-thread state.
-    private var sources: [Source] = []
-    private var nextSourceID = 0
-    private var timers = Heap<Timer>()
-    private var cancelledTimers = Set<UInt64>()
-    private var nextTimerID: UInt64 = 1
-    private var passStart: UInt64 = 0
-    /// Work taken from `incoming`, run one item at a time so that a nested
-    /// `run(until:)` carries on with the same queue, in order.
-    private var ready = Deque<Work>()
-    /// How many `run(until:)` calls are on the stack.
-    private var nesting = 0
-    /// The peers the nested runs on the stack wait for.
-    private var waitingFor: [WaitKey] = []
-    /// Work from a peer no wait was for when its turn came, in order.
-    private var parked = Deque<Work>()
-    /// How much main-actor work is running on this thread now (a main-thread loop's
-    /// main queue, or a job handed over by `onMainActor`): none, and no nested run, is
-    /// when `onMainActorAtOnce` may run its job in place.
-    private var mainActorDepth = 0
-    /// The contexts whose I/O threads follow this loop, and the CPU it last woke on.
-    private var ledPlacements: [IOThreadPlacement] = []
-    private var lastCPU: Int32 = -1
+    /// `state`, on the loop's thread only: every read and write of it is checked.
+    private var confined: State {
+        get {
+            preconditionOnLoop()
+            return state
+        }
+        _modify {
+            preconditionOnLoop()
+            yield &state
+        }
+    }
 
-    /// True when this loop runs on the main thread and serves the main queue: the
-    /// main actor and the actors on this loop share one thread.
+    /// True when this loop serves the main actor — a main-thread loop, or a main-queue
+    /// one: the main actor and the actors on this loop share one thread, and a host's
+    /// main actor may wait for an answer by running the loop nested.
     public let servesMainActor: Bool
 
     /// Starts the loop's thread.
     public init(name: String) {
         self.name = name
+        kind = .ownThread
         servesMainActor = false
-        openWakeFDs()
+        wakeFDs = Self.openWakeFDs(name)
         let thread = Thread { [self] in
             // Foundation's Thread.name does not reach the OS thread on Linux, where a
             // loop would show up in perf and top -H as a dispatch worker's name.
@@ -128,6 +150,33 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         while threadID.load(ordering: .acquiring) == 0 { sched_yield() }
     }
 
+    /// A loop that runs as main-actor work, for a process whose main thread it cannot
+    /// have (a test runner's, an app on another run loop): its thread is whichever runs
+    /// the main queue. It serves the main actor as a main-thread loop does — the same
+    /// nested wait, the same rules — but between its passes, which poll for at most
+    /// `Self.mainQueueSlice`, the main queue's other work runs. Stop it with `shutdown`
+    /// from the main actor.
+    public init(mainQueueNamed name: String) {
+        self.name = name
+        kind = .mainQueue
+        servesMainActor = true
+        wakeFDs = Self.openWakeFDs(name)
+        Self.markMainQueue
+        Task { @MainActor [self] in
+            while !self.confined.stopped {
+                _ = self.passes(until: nil, deadline: MonotonicClock.nanoseconds() &+ Self.mainQueueSlice)
+                await Task.yield()
+            }
+        }
+    }
+
+    /// How long a main-queue loop polls before it lets the main queue's other work run.
+    static let mainQueueSlice: UInt64 = 2_000_000
+
+    private static let mainQueueKey = DispatchSpecificKey<Bool>()
+    /// Marks the main queue, so that a main-queue loop knows its thread.
+    private static let markMainQueue: Void = DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+
     #if os(Linux)
     /// A loop whose thread is the main thread, which also serves the main queue (so the
     /// main actor), as a run loop does: a message read from a socket reaches a
@@ -137,16 +186,16 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     public init(mainThreadNamed name: String) {
         precondition(Thread.isMainThread, "IOLoop \(name): a main-thread loop must be made on the main thread")
         self.name = name
+        kind = .mainThread
         servesMainActor = true
-        openWakeFDs()
+        wakeFDs = Self.openWakeFDs(name)
         threadID.store(currentThreadID(), ordering: .releasing)
         let handle = trellis_main_queue_handle()
-        sources.append(Source(
-            id: 0, fd: handle, isReady: { false },
-            onReadable: { [unowned self] in self.asMainActorWork { trellis_main_queue_serve(handle) } }, onLoopStop: {},
+        state.sources.append(Source(
+            id: 0, fd: handle, isReady: { false }, onReadable: { trellis_main_queue_serve(handle) }, onLoopStop: {},
             servedWhileNested: false))
         // Work queued before the handle existed announced itself to no one.
-        execute { self.asMainActorWork { trellis_main_queue_run() } }
+        execute { trellis_main_queue_run() }
     }
 
     /// A program's main for a main-thread loop: makes the loop, runs `start` on the main
@@ -158,10 +207,10 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     }
     #endif
 
-    private func openWakeFDs() {
+    private static func openWakeFDs(_ name: String) -> (Int32, Int32) {
         var fds: [Int32] = [-1, -1]
         guard trellis_wakefd_open(&fds) == 0 else { fatalError("IOLoop \(name): cannot create wake-up descriptor") }
-        wakeFDs = (fds[0], fds[1])
+        return (fds[0], fds[1])
     }
 
     deinit {
@@ -194,56 +243,49 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
 
     /// Runs `body` on the loop thread, after the work already queued. From any thread.
     ///
-    /// Work `from` a peer is what that peer sent. A nested `run(until:)` runs it only
-    /// if some wait on the stack is for that peer — the peer calling back into the
-    /// code that called it, which one process allows — and otherwise puts it aside
-    /// until one is, or until every wait has ended, keeping its order. Nil: any run
-    /// runs it.
-    public func execute(from peer: WaitKey? = nil, _ body: @escaping @Sendable () -> Void) {
-        submit(peer.map { .from($0, body) } ?? .closure(body))
+    /// `duringWaits`: the transport's own work, which a nested `run(until:)` runs too —
+    /// what a same-process link end hands the other, read as a socket's message would
+    /// be. Everything else waits until no wait is on the stack.
+    public func execute(duringWaits: Bool = false, _ body: @escaping @Sendable () -> Void) {
+        if duringWaits {
+            if isCurrent {
+                confined.transport.append(body)
+                return
+            }
+            wake(after: { $0.transport.append(body) })
+        } else {
+            submit(.closure(body))
+        }
     }
 
     /// Runs `job` on the main actor, after the work already queued: in this loop's
-    /// next pass when the loop serves the main actor (no thread switch), else from the
-    /// main queue. Unlike work on the main queue, a nested `run(until:)` runs it too,
-    /// as `execute(from:)` says: for what arrives over links, which a wait must serve.
-    public func onMainActor(from peer: WaitKey? = nil, _ job: @escaping @MainActor @Sendable () -> Void) {
+    /// next turn when the loop serves the main actor (no thread switch), else from the
+    /// main queue. Never inside a nested `run(until:)`.
+    public func onMainActor(_ job: @escaping @MainActor @Sendable () -> Void) {
         if servesMainActor {
-            execute(from: peer) { self.asMainActorWork { MainActor.assumeIsolated(job) } }
+            execute { MainActor.assumeIsolated(job) }
         } else {
             DispatchQueue.main.async { MainActor.assumeIsolated(job) }
         }
     }
 
-    /// `onMainActor`, but run in place when that can neither overtake nor interrupt
-    /// anything: on a main-thread loop's own thread, outside any main-actor work and any
-    /// nested `run(until:)`, with no work queued before it. A link's handler hands what it
-    /// read to a host's controllers this way, so a touch is handled the moment it is
-    /// read rather than on the loop's next pass. Queued otherwise, exactly as
-    /// `onMainActor(from:)` queues it.
-    public func onMainActorAtOnce(from peer: WaitKey? = nil, _ job: @escaping @MainActor @Sendable () -> Void) {
-        guard servesMainActor, isCurrent, nesting == 0, mainActorDepth == 0, ready.isEmpty else {
-            return onMainActor(from: peer, job)
-        }
-        asMainActorWork { MainActor.assumeIsolated(job) }
-    }
-
-    /// Runs `body`, main-actor work on this loop's thread, counted in `mainActorDepth`.
-    private func asMainActorWork(_ body: () -> Void) {
-        mainActorDepth += 1
-        defer { mainActorDepth -= 1 }
-        body()
-    }
-
-    /// Whether work queued on the loop waits for its next pass. Loop thread only: a
+    /// Whether work queued on the loop waits for its next turn. Loop thread only: a
     /// socket's reader stops there, so what it handed over runs before it reads on.
     var hasQueuedWork: Bool {
-        preconditionOnLoop()
-        return !ready.isEmpty
+        let state = confined
+        return !state.ready.isEmpty || !state.transport.isEmpty
     }
 
+    /// True inside a nested `run(until:)`. Loop thread only.
+    public var isWaiting: Bool { confined.nesting > 0 }
+
     /// True on the loop's own thread.
-    public var isCurrent: Bool { currentThreadID() == threadID.load(ordering: .relaxed) }
+    public var isCurrent: Bool {
+        switch kind {
+        case .ownThread, .mainThread: currentThreadID() == threadID.load(ordering: .relaxed)
+        case .mainQueue: DispatchQueue.getSpecific(key: Self.mainQueueKey) == true
+        }
+    }
 
     public func preconditionOnLoop(file: StaticString = #fileID, line: UInt = #line) {
         precondition(isCurrent, "IOLoop \(name): called off its thread", file: file, line: line)
@@ -252,29 +294,47 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private func submit(_ work: Work) {
         // On the loop thread, between passes' sleeps: no lock, no wake-up needed.
         if isCurrent {
-            ready.append(work)
+            confined.ready.append(work)
             return
         }
-        let wake = incoming.withLock { state -> Bool in
-            state.work.append(work)
-            defer { state.sleeping = false }
-            return state.sleeping
+        wake(after: { $0.work.append(work) })
+    }
+
+    /// Hands work to the loop from another thread, waking it if it sleeps.
+    private func wake(after change: (inout Incoming) -> Void) {
+        let wake = incoming.withLock { incoming -> Bool in
+            change(&incoming)
+            defer { incoming.sleeping = false }
+            return incoming.sleeping
         }
         if wake { trellis_wakefd_signal(wakeFDs.1) }
     }
 
     /// Stops the loop after the work queued so far, closing every source still
-    /// registered, and waits for the thread to end. From any thread but the loop's.
+    /// registered. A loop on its own thread: from any other thread, and waits for the
+    /// thread to end. A main-queue loop: from the main actor, outside any wait.
     public func shutdown() {
-        precondition(!isCurrent, "IOLoop \(name): shutdown from its own thread would deadlock")
-        precondition(!servesMainActor, "IOLoop \(name): a main-thread loop stops with its process")
-        let first = incoming.withLock { state -> Bool in
-            defer { state.stopping = true }
-            return !state.stopping
+        switch kind {
+        case .mainThread:
+            preconditionFailure("IOLoop \(name): a main-thread loop stops with its process")
+        case .mainQueue:
+            preconditionOnLoop()
+            precondition(confined.nesting == 0, "IOLoop \(name): shutdown inside a wait")
+            guard !confined.stopped else { return }
+            incoming.withLock { $0.stopping = true }
+            _ = passes(until: nil, deadline: nil)
+            stopSources()
+            confined.stopped = true
+        case .ownThread:
+            precondition(!isCurrent, "IOLoop \(name): shutdown from its own thread would deadlock")
+            let first = incoming.withLock { incoming -> Bool in
+                defer { incoming.stopping = true }
+                return !incoming.stopping
+            }
+            guard first else { return }
+            submit(.closure({}))  // wakes the loop so it sees `stopping`
+            finished.wait()
         }
-        guard first else { return }
-        submit(.closure({}))  // wakes the loop so it sees `stopping`
-        finished.wait()
     }
 
     // MARK: Sources and timers (loop thread only)
@@ -288,41 +348,44 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     /// must be armed. It is asked often, so it should answer without a system call
     /// when nothing has touched the source since it last said false.
     /// `onLoopStop` runs if the loop stops while the source is still registered.
+    /// A source is read inside a nested `run(until:)` too: what it reads is the
+    /// transport's to handle, and what it hands on for later must be queued.
     public func addSource(
         fd: Int32, isReady: @escaping () -> Bool = { false }, onReadable: @escaping () -> Void,
         onLoopStop: @escaping () -> Void = {}
     ) -> Int {
-        preconditionOnLoop()
-        nextSourceID += 1
-        sources.append(Source(id: nextSourceID, fd: fd, isReady: isReady, onReadable: onReadable, onLoopStop: onLoopStop))
-        return nextSourceID
+        confined.nextSourceID += 1
+        let id = confined.nextSourceID
+        confined.sources.append(Source(id: id, fd: fd, isReady: isReady, onReadable: onReadable, onLoopStop: onLoopStop))
+        return id
     }
 
     public func removeSource(_ id: Int) {
-        preconditionOnLoop()
-        sources.removeAll { $0.id == id }
+        confined.sources.removeAll { $0.id == id }
     }
 
     /// Runs `action` on the loop after `nanoseconds`. Returns an id for `cancelTimer`.
+    /// `duringWaits`: fires inside a nested `run(until:)` too — for the transport's
+    /// liveness (heartbeats, request deadlines, the pulse), which must go on while a
+    /// process waits for an answer; never for an application's work.
     @discardableResult
-    public func schedule(afterNanoseconds nanoseconds: UInt64, _ action: @escaping () -> Void) -> UInt64 {
-        preconditionOnLoop()
-        nextTimerID += 1
-        timers.insert(Timer(deadline: MonotonicClock.nanoseconds() &+ nanoseconds, id: nextTimerID, action: action))
-        return nextTimerID
+    public func schedule(
+        afterNanoseconds nanoseconds: UInt64, duringWaits: Bool = false, _ action: @escaping () -> Void
+    ) -> UInt64 {
+        confined.nextTimerID += 1
+        let id = confined.nextTimerID
+        confined.timers.insert(Timer(
+            deadline: MonotonicClock.nanoseconds() &+ nanoseconds, id: id, duringWaits: duringWaits, action: action))
+        return id
     }
 
     /// The monotonic time at which the loop began its current pass or woke from
     /// `poll`: for bookkeeping that tolerates being one pass late (when a peer was
     /// last heard from), without a clock read per message. Loop thread only.
-    public var passTime: UInt64 {
-        preconditionOnLoop()
-        return passStart
-    }
+    public var passTime: UInt64 { confined.passStart }
 
     public func cancelTimer(_ id: UInt64) {
-        preconditionOnLoop()
-        cancelledTimers.insert(id)
+        confined.cancelledTimers.insert(id)
     }
 
     // MARK: Where libzmq's threads run (loop thread only)
@@ -331,11 +394,11 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     /// another loop leads that context already (`IOThreadPlacement`). A link calls
     /// it when it opens its socket.
     func keepIOThreadsNear(_ context: ZMQContext) {
-        preconditionOnLoop()
         let placement = context.ioThreadPlacement
-        guard !ledPlacements.contains(where: { $0 === placement }), placement.lead(ObjectIdentifier(self)) else { return }
-        ledPlacements.append(placement)
-        lastCPU = -1
+        guard !confined.ledPlacements.contains(where: { $0 === placement }), placement.lead(ObjectIdentifier(self))
+        else { return }
+        confined.ledPlacements.append(placement)
+        confined.lastCPU = -1
         followCPU()
     }
 
@@ -345,11 +408,11 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     /// `sched_getcpu` reads what the kernel keeps for the thread, no system call.
     private func followCPU() {
         let cpu = trellis_current_cpu()
-        guard cpu >= 0, cpu != lastCPU else { return }
+        guard cpu >= 0, cpu != confined.lastCPU else { return }
         var settled = true
-        for placement in ledPlacements where !placement.follow(to: cpu) { settled = false }
+        for placement in confined.ledPlacements where !placement.follow(to: cpu) { settled = false }
         // An I/O thread not found yet: look again at the next wake-up.
-        lastCPU = settled ? cpu : -1
+        confined.lastCPU = settled ? cpu : -1
     }
 
     // MARK: The loop
@@ -359,75 +422,63 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     public func runUntilStopped() {
         preconditionOnLoop()
         _ = passes(until: nil, deadline: nil)
-        for source in sources { source.onLoopStop() }
-        sources.removeAll()
-        timers = Heap()
-        for placement in ledPlacements { placement.release(ObjectIdentifier(self)) }
-        ledPlacements.removeAll()
+        stopSources()
         finished.signal()
     }
 
-    /// Runs the loop's work, timers and sockets — not the main queue — until `done`
-    /// returns true or the monotonic `deadline` (ns) passes; returns `done()`. Loop
-    /// thread only, from inside work the loop runs: how the main actor waits for an
-    /// answer on a main-thread loop while still serving what arrives meanwhile.
-    /// `peer` is whom the wait is for: work `from` it runs during the wait.
-    public func run(until done: () -> Bool, deadline: UInt64, waitingFor peer: WaitKey? = nil) -> Bool {
-        preconditionOnLoop()
-        nesting += 1
-        if let peer { waitingFor.append(peer) }
-        defer {
-            nesting -= 1
-            if peer != nil { waitingFor.removeLast() }
-            // What was put aside during the wait arrived before anything the waiting code
-            // queues next, or a link reads next (`onMainActorAtOnce` runs that in place
-            // when nothing is ready): it goes first, now, not at the next pass.
-            if !parked.isEmpty { unpark() }
-        }
+    private func stopSources() {
+        for source in confined.sources { source.onLoopStop() }
+        confined.sources.removeAll()
+        confined.timers = Heap()
+        for placement in confined.ledPlacements { placement.release(ObjectIdentifier(self)) }
+        confined.ledPlacements.removeAll()
+    }
+
+    /// Waits until `done` returns true or the monotonic `deadline` (ns) passes; returns
+    /// `done()`. Loop thread only, from inside work the loop runs (or, on a main-queue
+    /// loop, any main-actor code): how a host's main actor waits for an answer while
+    /// the transport goes on.
+    ///
+    /// The wait reads the sockets, runs `execute(duringWaits:)` work and fires
+    /// `duringWaits` timers — the links' own reading, heartbeats and deadlines — and
+    /// nothing else: no job, no queued closure, no other timer, not the main queue. What
+    /// a link reads for the process's code must be queued by its handler; the waiting
+    /// code decides, through `done`, whether something it queued ends the wait.
+    public func run(until done: () -> Bool, deadline: UInt64) -> Bool {
+        confined.nesting += 1
+        defer { confined.nesting -= 1 }
         return withoutActuallyEscaping(done) { passes(until: $0, deadline: deadline) }
     }
 
     private func passes(until done: (() -> Bool)?, deadline: UInt64?) -> Bool {
+        let nested = confined.nesting > 0
         var pollFDs: [pollfd] = []
         var polled: [Source] = []
         while true {
-            passStart = MonotonicClock.nanoseconds()
-            let stopping = incoming.withLock { state -> Bool in
-                if ready.isEmpty {
-                    // Swapped, so neither buffer is ever copied (taking a copy and
-                    // emptying the shared one reallocated it every pass).
-                    swap(&ready, &state.work)
-                } else {
-                    ready.append(contentsOf: state.work)
-                    state.work.removeAll(keepingCapacity: true)
-                }
-                return state.stopping
+            confined.passStart = MonotonicClock.nanoseconds()
+            let stopping = incoming.withLock { incoming -> Bool in
+                swapOrAppend(&incoming.transport, into: &confined.transport)
+                swapOrAppend(&incoming.work, into: &confined.ready)
+                return incoming.stopping
             }
-            if !parked.isEmpty { unpark() }
-            var ranWork = false
-            while let work = ready.popFirst() {
-                ranWork = true
-                switch work {
-                case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
-                case .closure(let body): body()
-                case .from(let peer, let body):
-                    if nesting == 0 || waitingFor.contains(peer) { body() } else { parked.append(work) }
-                }
-                if let done, done() { return true }
-            }
-            if done == nil && stopping && !ranWork { return false }
-            fireDueTimers()
+            let ranWork = runWork(nested: nested, until: done)
+            if ranWork == nil { return true }
+            if done == nil && stopping && ranWork == false { return false }
+            fireDueTimers(nested: nested)
             if let done, done() { return true }
 
             var busy = false
-            for source in sources where (nesting == 0 || source.servedWhileNested) && source.isReady() {
+            for source in confined.sources where (!nested || source.servedWhileNested) && source.isReady() {
                 source.onReadable()
                 busy = true
+                // What the read queued runs now, before the next source is read: a
+                // touch a host's link read is handled without another turn.
+                if runWork(nested: nested, until: done) == nil { return true }
             }
             if let done, done() { return true }
             if busy { continue }
 
-            var timeout = nextTimeoutMilliseconds()
+            var timeout = nextTimeoutMilliseconds(nested: nested)
             if let deadline {
                 let now = MonotonicClock.nanoseconds()
                 guard now < deadline else { return done?() ?? false }
@@ -436,68 +487,106 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
             }
             // Sleep unless work arrived meanwhile. Every source said "not ready"
             // above, after its last use, so its edge-triggered descriptor is armed.
-            let sleep = incoming.withLock { state -> Bool in
+            let sleep = incoming.withLock { incoming -> Bool in
                 // A stop request seen together with work must not put the loop to
                 // sleep: with no timer and no source it would never wake to stop.
-                guard state.work.isEmpty && ready.isEmpty && !state.stopping else { return false }
-                state.sleeping = true
+                let waiting = nested
+                    ? !incoming.transport.isEmpty || !confined.transport.isEmpty
+                    : !incoming.work.isEmpty || !incoming.transport.isEmpty || !confined.ready.isEmpty
+                        || !confined.transport.isEmpty
+                guard !waiting && !(incoming.stopping && !nested) else { return false }
+                incoming.sleeping = true
                 return true
             }
             guard sleep else { continue }
-            if !ledPlacements.isEmpty { followCPU() }
+            if !confined.ledPlacements.isEmpty { followCPU() }
             pollFDs.removeAll(keepingCapacity: true)
             pollFDs.append(pollfd(fd: wakeFDs.0, events: Int16(POLLIN), revents: 0))
             polled.removeAll(keepingCapacity: true)
-            for source in sources where nesting == 0 || source.servedWhileNested {
+            for source in confined.sources where !nested || source.servedWhileNested {
                 polled.append(source)
                 pollFDs.append(pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0))
             }
             _ = poll(&pollFDs, nfds_t(pollFDs.count), timeout)
-            passStart = MonotonicClock.nanoseconds()
+            confined.passStart = MonotonicClock.nanoseconds()
             incoming.withLock { $0.sleeping = false }
             if pollFDs[0].revents != 0 { trellis_wakefd_drain(wakeFDs.0) }
             // Read what woke us before running queued work, so a reply reaches its
             // waiting task in this same pass. A source removed by an earlier
             // callback in this pass is skipped.
             for (i, source) in polled.enumerated() where pollFDs[i + 1].revents != 0 {
-                if sources.contains(where: { $0 === source }) { source.onReadable() }
+                if confined.sources.contains(where: { $0 === source }) { source.onReadable() }
             }
         }
     }
 
-    /// Puts parked work that may run now back at the front of `ready`: its turn came
-    /// before anything there.
-    private func unpark() {
-        var runnable = Deque<Work>()
-        var still = Deque<Work>()
-        for work in parked {
-            if case .from(let peer, _) = work, nesting > 0, !waitingFor.contains(peer) {
-                still.append(work)
+    /// Runs queued work, one item at a time, oldest first: the transport's, then — not
+    /// inside a wait — the rest. Returns nil if `done` said so, else whether anything ran.
+    private func runWork(nested: Bool, until done: (() -> Bool)?) -> Bool? {
+        var ran = false
+        while true {
+            if let body = confined.transport.popFirst() {
+                body()
+            } else if !nested, let work = confined.ready.popFirst() {
+                switch work {
+                case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+                case .closure(let body): body()
+                }
             } else {
-                runnable.append(work)
+                return ran
             }
+            ran = true
+            if let done, done() { return nil }
         }
-        guard !runnable.isEmpty else { return }
-        runnable.append(contentsOf: ready)
-        ready = runnable
-        parked = still
     }
 
-    private func fireDueTimers() {
+    private func fireDueTimers(nested: Bool) {
         let now = MonotonicClock.nanoseconds()
-        while let first = timers.min, first.deadline <= now {
-            let timer = timers.removeMin()
-            if cancelledTimers.remove(timer.id) == nil { timer.action() }
+        guard !nested else {
+            // Only the liveness timers, wherever they are in the heap; the others keep
+            // their places for when the wait has ended.
+            var kept: [Timer] = []
+            while let first = confined.timers.min, first.deadline <= now {
+                let timer = confined.timers.removeMin()
+                if !timer.duringWaits {
+                    kept.append(timer)
+                } else if confined.cancelledTimers.remove(timer.id) == nil {
+                    timer.action()
+                }
+            }
+            for timer in kept { confined.timers.insert(timer) }
+            return
         }
-        if timers.isEmpty { cancelledTimers.removeAll() }
+        while let first = confined.timers.min, first.deadline <= now {
+            let timer = confined.timers.removeMin()
+            if confined.cancelledTimers.remove(timer.id) == nil { timer.action() }
+        }
+        if confined.timers.isEmpty { confined.cancelledTimers.removeAll() }
     }
 
-    private func nextTimeoutMilliseconds() -> Int32 {
-        guard let first = timers.min else { return -1 }
+    private func nextTimeoutMilliseconds(nested: Bool) -> Int32 {
         let now = MonotonicClock.nanoseconds()
-        if first.deadline <= now { return 0 }
+        // Inside a wait an ordinary timer that is due does not fire: the wait sleeps
+        // until the next liveness timer instead of spinning on it.
+        let next = nested
+            ? confined.timers.unordered.lazy.filter(\.duringWaits).map(\.deadline).min()
+            : confined.timers.min?.deadline
+        guard let next else { return -1 }
+        if next <= now { return 0 }
         // Round up so we never wake just before a deadline and spin.
-        return Int32(min((first.deadline - now + 999_999) / 1_000_000, 60_000))
+        return Int32(min((next - now + 999_999) / 1_000_000, 60_000))
+    }
+}
+
+/// Moves everything in `source` to the end of `target`, leaving `source` empty.
+/// Swapped when `target` is empty, so neither buffer is copied (taking a copy and
+/// emptying the shared one reallocated it every pass).
+private func swapOrAppend<T>(_ source: inout Deque<T>, into target: inout Deque<T>) {
+    if target.isEmpty {
+        swap(&source, &target)
+    } else {
+        target.append(contentsOf: source)
+        source.removeAll(keepingCapacity: true)
     }
 }
 

@@ -69,6 +69,9 @@ public actor Link {
     public private(set) var helloAnswer: HelloAnswer?
     /// Set when the message being handled resumed a waiting `request`.
     @exclusivity(unchecked) private var resumedWaiter = false
+    /// While a frame isolated to this link runs from the loop (`onLoopThread`). Its
+    /// `LoopBound` checks that the loop's thread is the one asking.
+    private nonisolated let inFrame: LoopBound<Bool>
 
     /// The ids of the peers this end hears from, so receiving builds none anew.
     @exclusivity(unchecked) private var knownIDs = ControllerIDCache()
@@ -152,6 +155,7 @@ public actor Link {
         self.onMessage = onMessage
         self.onPeer = onPeer
         self.context = context
+        inFrame = LoopBound(false, loop: loop)
         self.via = endpoint.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "?"
         transportOrigin = log.registerOrigin(at: id.rawValue, via: via)
         localOrigin = log.registerOrigin(at: id.rawValue, via: "local")
@@ -216,7 +220,7 @@ public actor Link {
             sourceID = loop.addSource(
                 fd: s.fileDescriptor, isReady: { s.isReadyBeforeSleep },
                 onReadable: { [weak self] in self?.onLoopThread { $0.drainSocket() } },
-                onLoopStop: { [weak self] in self?.assumeIsolated { $0.close() } })
+                onLoopStop: { [weak self] in self?.onLoopThread { $0.close() } })
         }
         // A child end's handshakes are read when asked for and every heartbeat.
         if role == .parent, let monitor {
@@ -249,22 +253,43 @@ public actor Link {
     /// `checkIsolated`, which is this thread check and nothing more. So the loop's
     /// thread check is the whole proof, and the cast below is the one `assumeIsolated`
     /// itself performs after its check.
-    private nonisolated func onLoopThread(_ body: (isolated Link) -> Void) {
-        loop.preconditionOnLoop()
-        withoutActuallyEscaping(body) { body in
-            unsafeBitCast(body, to: ((Link) -> Void).self)(self)
+    ///
+    /// It is also where re-entry is caught: a frame isolated to this link may not begin
+    /// while another is on the loop's stack — which a handler that ran the process's
+    /// code inside the link's own frame (and that code, waiting, read this link again)
+    /// would do. Handlers queue what they hand on (`Switchboard`), so this never fires;
+    /// it is checked rather than assumed because the unchecked exclusivity below relies
+    /// on it.
+    private nonisolated func onLoopThread<T>(_ body: (isolated Link) -> T) -> T {
+        precondition(!inFrame.value, "Link \(id): re-entered while a frame isolated to it is on the stack")
+        inFrame.value = true
+        defer { inFrame.value = false }
+        return withoutActuallyEscaping(body) { body in
+            unsafeBitCast(body, to: ((Link) -> T).self)(self)
         }
     }
 
+    /// `body` isolated to this link, now, returning its result: from the loop's thread
+    /// only (a main-thread loop's main actor asking whether a peer is connected).
+    public nonisolated func now<T>(_ body: (isolated Link) -> T) -> T {
+        onLoopThread(body)
+    }
+
     /// Runs `body` isolated to this link: at once when called on its loop's thread (on a
-    /// main-thread loop, from the controllers), else as the loop's next work.
+    /// main-thread loop, from the controllers), else as the loop's next work — also when
+    /// called from inside this link's own frame (a handler or `onPeer` that answers),
+    /// which must end before another begins.
     ///
     /// On the loop's thread the runtime's `assumeIsolated` check comes down to the loop's
     /// own thread check (`IOLoop.checkIsolated`), after a detour through the main
     /// executor's; `onLoopThread` makes that check alone. Every send of a host goes
     /// through here.
     public nonisolated func run(_ body: @escaping @Sendable (isolated Link) -> Void) {
-        if loop.isCurrent { onLoopThread(body) } else { loop.execute { self.assumeIsolated(body) } }
+        if loop.isCurrent && !inFrame.value {
+            onLoopThread(body)
+        } else {
+            loop.execute(duringWaits: true) { self.onLoopThread(body) }
+        }
     }
 
     // MARK: Sending
@@ -363,7 +388,8 @@ public actor Link {
         if let local = localPeer(e.target) {
             record(e, outcome: .sent, bytes: 0, via: "local")
             let from = self
-            local.loop.execute { local.assumeIsolated { $0.receiveLocal(e, from: from) } }
+            // Read inside a wait too, as a socket's message is.
+            local.loop.execute(duringWaits: true) { local.onLoopThread { $0.receiveLocal(e, from: from) } }
             return
         }
         if localParent != nil || (role == .parent && socket == nil) {
@@ -413,8 +439,7 @@ public actor Link {
     private func drainSocket() {
         var handled = 0
         while handled < options.receiveBatch {
-            // Asked again for every message: a handler that runs in place (a host's, see
-            // `IOLoop.onMainActorAtOnce`) may have closed this link, which lets go of it.
+            // Asked again for every message: a handler may have closed this link.
             guard let socket else { return }
             let received: Received?
             do {
@@ -625,8 +650,8 @@ public actor Link {
     }
 
     private func scheduleHeartbeat() {
-        heartbeatTimer = loop.schedule(afterNanoseconds: options.heartbeatInterval.nanoseconds) { [weak self] in
-            self?.assumeIsolated { $0.heartbeat() }
+        heartbeatTimer = loop.schedule(afterNanoseconds: options.heartbeatInterval.nanoseconds, duringWaits: true) {
+            [weak self] in self?.onLoopThread { $0.heartbeat() }
         }
     }
 
@@ -688,8 +713,8 @@ public actor Link {
             }
         }
         guard reachable, let next = delays.first else { return }
-        loop.schedule(afterNanoseconds: next * 1_000_000) { [weak self] in
-            self?.assumeIsolated { $0.probeConnectedPeers(again: delays.dropFirst()) }
+        loop.schedule(afterNanoseconds: next * 1_000_000, duringWaits: true) { [weak self] in
+            self?.onLoopThread { $0.probeConnectedPeers(again: delays.dropFirst()) }
         }
     }
 
@@ -700,8 +725,8 @@ public actor Link {
             loop.cancelTimer(armed.id)
         }
         let now = MonotonicClock.nanoseconds()
-        let id = loop.schedule(afterNanoseconds: deadline > now ? deadline - now : 0) { [weak self] in
-            self?.assumeIsolated { $0.expireDue() }
+        let id = loop.schedule(afterNanoseconds: deadline > now ? deadline - now : 0, duringWaits: true) { [weak self] in
+            self?.onLoopThread { $0.expireDue() }
         }
         expiryTimer = (id, deadline)
     }

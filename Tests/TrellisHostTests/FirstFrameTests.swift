@@ -19,13 +19,13 @@ import TrellisWire
         let test = try PrivateRun("ff")
         let run = test.run, log = test.log
         defer { withExtendedLifetime(test) {} }
-        let parentLoop = IOLoop(name: "parent"), hostLoop = IOLoop(name: "host")
+        let parentLoop = IOLoop(name: "parent"), hostLoop = IOLoop(mainQueueNamed: "host")
         defer { parentLoop.shutdown(); hostLoop.shutdown() }
         for start in 1...10 {
             let frames = Mutex(0)
             let parentBox = Mutex<Link?>(nil)
             let parent = try await Link.bind(
-                id: "Parent", endpoint: try run.ipcEndpoint("p\(start)"), loop: parentLoop, log: log,
+                id: "Parent", endpoint: try run.ipcEndpoint("p\(start)"), loop: parentLoop, log: log, options: .sharingTheTestsMainActor,
                 onPeer: { event in
                     guard event == .connected("Child"), let parent = parentBox.withLock({ $0 }) else { return }
                     parent.run { l in _ = try? l.send(.sizeTransition(SizeTransition(width: 20, height: 3)), to: "Child") }
@@ -33,6 +33,7 @@ import TrellisWire
             parentBox.withLock { $0 = parent }
             let compositor = try await Link.bind(
                 id: ChildHost.compositorID, endpoint: try run.ipcEndpoint("c\(start)"), loop: parentLoop, log: log,
+                options: .sharingTheTestsMainActor,
                 onMessage: { e, _ in
                     if case .frame = e.message { frames.withLock { $0 += 1 } }
                     return .handled

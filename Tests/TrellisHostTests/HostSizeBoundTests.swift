@@ -14,10 +14,10 @@ import TrellisWire
     @Test func aSizeNoSurfaceMayHaveIsRefusedAndTheHostGoesOn() async throws {
         let test = try PrivateRun("size")
         defer { withExtendedLifetime(test) {} }
-        let loop = IOLoop(name: "links")
-        defer { loop.shutdown() }
+        let parentLoop = IOLoop(name: "parent"), loop = IOLoop(mainQueueNamed: "host")
+        defer { parentLoop.shutdown(); loop.shutdown() }
         let endpoint = try test.run.ipcEndpoint("parent")
-        let parent = try await Link.bind(id: "Parent", endpoint: endpoint, loop: loop, log: test.log)
+        let parent = try await Link.bind(id: "Parent", endpoint: endpoint, loop: parentLoop, log: test.log, options: .sharingTheTestsMainActor)
         let host = try await ChildHost.start(
             controller: ParityChild(id: "Child"), parent: "Parent", endpoint: endpoint, loop: loop, log: test.log)
         let deadline = ContinuousClock.now + .seconds(5)

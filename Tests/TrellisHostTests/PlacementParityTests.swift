@@ -26,7 +26,9 @@ final class ParityRun {
     let container: ParityContainer
     var childProcess: Process?
     var remote: RemoteChildren?
-    let loop = IOLoop(name: "parity-test")
+    /// Serves the main actor, as a host's loop does: the container's calls to its child
+    /// wait by running it (`Switchboard`).
+    let loop = IOLoop(mainQueueNamed: "parity-test")
 
     init(_ placement: ChildPlacement) async throws {
         self.placement = placement

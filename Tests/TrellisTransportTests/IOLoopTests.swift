@@ -89,104 +89,47 @@ struct IOLoopTests {
         #expect(await probe.isOnLoop())
     }
 
-    // The hosts wait for a child's answer by running their loop nested (LinkPort on a
-    // main-thread loop): what was queued before the wait, and what arrives during it,
-    // must run in order, and the wait must end when its condition holds or at its
-    // deadline.
-    @Test("a nested run serves queued and arriving work in order, and ends when its condition holds")
-    func nestedRunServesWorkInOrder() {
+    // A host's main actor waits for a child's answer by running its loop nested
+    // (Switchboard.call): the links go on — sockets, what a same-process link end
+    // delivers, heartbeats and deadlines — and nothing else of the process runs in the
+    // middle of the code that waits (issue 19, "One mechanism for a call"; issue 21: a
+    // timer fires after the wait, never inside it).
+    @Test("a nested wait runs transport work and liveness timers, and no queued closure, job or ordinary timer")
+    func aNestedWaitRunsOnlyTheTransport() async {
         let loop = IOLoop(name: "nested")
-        let seen = Mutex<[String]>([])
+        let seen = Recorder<String>()
         let finished = DispatchSemaphore(value: 0)
         let answered = Mutex(false)
+        let probe = LoopProbe(loop: loop)
         loop.execute {
-            loop.execute { seen.withLock { $0.append("queued before the wait") } }
-            // From another thread, while the loop waits: wakes it out of poll(2).
+            loop.execute { seen.append("closure queued before the wait") }
+            loop.schedule(afterNanoseconds: 0) { seen.append("application timer") }
+            loop.schedule(afterNanoseconds: 0, duringWaits: true) { seen.append("liveness timer") }
             Thread {
+                // A job of an actor on this loop, from another thread.
+                Task.detached { await probe.record { seen.append("actor job") } }
                 usleep(20_000)
-                loop.execute {
-                    seen.withLock { $0.append("the answer") }
+                loop.execute(duringWaits: true) { seen.append("transport work") }
+                usleep(20_000)
+                loop.execute(duringWaits: true) {
+                    seen.append("the answer")
                     answered.withLock { $0 = true }
-                }
-                loop.execute {
-                    seen.withLock { $0.append("after the answer") }
-                    finished.signal()
                 }
             }.start()
             let ok = loop.run(until: { answered.withLock { $0 } }, deadline: MonotonicClock.nanoseconds() + 5_000_000_000)
-            seen.withLock { $0.append(ok ? "wait ended" : "wait timed out") }
+            seen.append(ok ? "wait ended" : "wait timed out")
+            loop.execute { finished.signal() }
         }
         #expect(finished.wait(timeout: .now() + 10) == .success)
-        loop.execute {}
+        // The actor's job is enqueued from the cooperative pool, whenever that runs.
+        let until = ContinuousClock.now + .seconds(10)
+        while seen.all.count < 7, ContinuousClock.now < until { usleep(1_000) }
         loop.shutdown()
-        #expect(seen.withLock { $0 } == ["queued before the wait", "the answer", "wait ended", "after the answer"])
-    }
-
-    // A host's parent sends its next message only after the last was handled — unless
-    // its request timed out. That message must then wait for the handling to finish
-    // rather than cut into it (a didAppear inside the willAppear it follows), while
-    // the peer being waited for may call back (S1-3: a child's request up).
-    @Test("during a wait, work from the peer waited for runs; work from another waits until the wait ends, in order")
-    func workFromOtherPeersIsParked() {
-        let loop = IOLoop(name: "parked")
-        final class Link: Sendable {}
-        let up = Link(), down = Link()
-        let parent = IOLoop.WaitKey(up, "parent"), child = IOLoop.WaitKey(down, "child")
-        let seen = Mutex<[String]>([])
-        let finished = DispatchSemaphore(value: 0)
-        let answered = Mutex(false)
-        loop.execute(from: parent) {
-            seen.withLock { $0.append("handling the parent's message") }
-            loop.execute(from: parent) { seen.withLock { $0.append("the parent's next message") } }
-            loop.execute(from: parent) { seen.withLock { $0.append("and the one after") } }
-            loop.execute(from: child) {
-                seen.withLock { $0.append("the child calls up") }
-                // Handling that, we call the parent, which calls back: that runs.
-                let back = Mutex(false)
-                loop.execute(from: parent) {
-                    seen.withLock { $0.append("the parent calls back") }
-                    back.withLock { $0 = true }
-                }
-                _ = loop.run(until: { back.withLock { $0 } }, deadline: MonotonicClock.nanoseconds() + 5_000_000_000, waitingFor: parent)
-                answered.withLock { $0 = true }
-            }
-            _ = loop.run(until: { answered.withLock { $0 } }, deadline: MonotonicClock.nanoseconds() + 5_000_000_000, waitingFor: child)
-            seen.withLock { $0.append("handling ends") }
-        }
-        loop.execute { finished.signal() }
-        #expect(finished.wait(timeout: .now() + 10) == .success)
-        loop.shutdown()
-        #expect(seen.withLock { $0 } == [
-            "handling the parent's message", "the child calls up", "the parent's next message", "and the one after",
-            "the parent calls back", "handling ends",
-        ])
-    }
-
-    /// Issue 19, finding 1: a root waiting for a child put the compositor's next touches
-    /// aside; the touch that arrived after the wait then ran before them.
-    @Test("work put aside during a wait runs before work queued after the wait ends")
-    func parkedWorkKeepsItsPlace() {
-        let loop = IOLoop(name: "order")
-        final class Link: Sendable {}
-        let up = Link(), down = Link()
-        let parent = IOLoop.WaitKey(up, "parent"), child = IOLoop.WaitKey(down, "child")
-        let seen = Mutex<[String]>([])
-        let finished = DispatchSemaphore(value: 0)
-        loop.execute(from: parent) {
-            seen.withLock { $0.append("touch 1") }
-            let answered = Mutex(false)
-            loop.execute(from: parent) { seen.withLock { $0.append("touch 2") } }
-            loop.execute(from: child) {
-                seen.withLock { $0.append("the child answers") }
-                answered.withLock { $0 = true }
-            }
-            _ = loop.run(until: { answered.withLock { $0 } }, deadline: MonotonicClock.nanoseconds() + 5_000_000_000, waitingFor: child)
-            loop.execute(from: parent) { seen.withLock { $0.append("touch 3") } }
-        }
-        loop.execute { finished.signal() }
-        #expect(finished.wait(timeout: .now() + 10) == .success)
-        loop.shutdown()
-        #expect(seen.withLock { $0 } == ["touch 1", "the child answers", "touch 2", "touch 3"])
+        let order = seen.all
+        #expect(Array(order.prefix(4)) == ["liveness timer", "transport work", "the answer", "wait ended"])
+        // After the wait, in their own order: the closure queued first, the rest as they came.
+        #expect(Set(order.dropFirst(4)) == ["closure queued before the wait", "application timer", "actor job"])
+        #expect(order.dropFirst(4).first == "closure queued before the wait")
     }
 
     @Test("a nested run whose condition never holds returns false at its deadline, and the loop goes on")
@@ -216,4 +159,5 @@ actor LoopProbe {
     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
     init(loop: IOLoop) { self.loop = loop }
     func isOnLoop() -> Bool { loop.isCurrent }
+    func record(_ body: @Sendable () -> Void) { body() }
 }

@@ -75,7 +75,7 @@ struct LinkTests {
         await parent.close()
     }
 
-    /// How a host's main actor waits for a remote child (LinkPort on a main-thread loop):
+    /// How a host's main actor waits for a remote child (`Switchboard.call`):
     /// it sends from the loop's thread and runs the loop nested until the answer comes,
     /// while a request the child sends up in the meantime is served by the same wait.
     @Test("a request answered through a callback, waited for by running the loop nested, serves the child's call up meanwhile")
@@ -207,8 +207,8 @@ struct LinkTests {
         await parent.close()
     }
 
-    /// A host's handler runs in place, inside the link's read of its socket
-    /// (`IOLoop.onMainActorAtOnce`), and may close the link: the read stops there.
+    /// A handler runs inside the link's read of its socket and may close the link: the
+    /// read stops there.
     @Test("a handler that closes its own link while more messages wait ends the read without touching the closed socket")
     func aHandlerClosingItsLinkEndsTheRead() async throws {
         let session = try TestSession()

@@ -1,0 +1,294 @@
+import DequeModule
+import Synchronization
+import TrellisControllers
+import TrellisLog
+import TrellisTransport
+import TrellisWire
+
+/// How a controller calls a controller in another process, and how this process's
+/// controllers are called from others: the one mechanism, on the main actor of a loop
+/// that serves it (a host's main-thread loop; a main-queue loop in a test).
+///
+/// **A call** (`call`) sends one message over a link and waits — bounded — until the
+/// peer has handled it (its ack or reply), so that a call on a proxy behaves like a
+/// call on an in-process child and the global callback order is the same in every
+/// placement (docs/LIFECYCLE.md). The wait ends the moment the peer is known gone (the
+/// link fails the request on a new hello, a lost heartbeat or a closed connection) and
+/// at once for a peer already known lost. While it waits, exactly one thing of the
+/// process's own runs: the messages of the peer being called, in order — the peer
+/// calling back, as one process allows (S1-3, S2-4). Nothing else: no other peer's
+/// message, no queued job or Task, no timer of the application (the loop's nested
+/// `run(until:)` fires only the links' liveness timers), and no link is re-entered
+/// (what a link reads is only held here, never handled inside the link's frame).
+///
+/// **Held messages.** What the links read for this process is held here, in the order
+/// it was read, and handed to its line's handler one at a time, each answered when
+/// handled — at the loop's top level, or during a call when it comes from the peer
+/// called. A line whose handler is not attached yet (its host still being made) keeps
+/// its messages until it is. Input (touch, key) whose turn comes more than
+/// `inputBound` after it was read is answered `stale` and logged, not run.
+///
+/// **Trace.** The trace id of the message being handled is `trace`: what the handling
+/// sends — calls, requests up, the frame it causes — carries it (`trellis trace`).
+@MainActor
+public final class Switchboard {
+    /// The process's switchboard: its main actor is one, so is this.
+    public static let shared = Switchboard()
+
+    /// Input (a touch, a key) whose turn comes later than this after its link read it
+    /// is not run: it is answered `stale` and logged. A person who clicked a second ago
+    /// and saw nothing has moved on; running the click now would act on a screen they no
+    /// longer look at (issue 19: taps run 13–40 s late). Well under the sender's 2 s
+    /// request bound, so the answer still reaches it and says what happened.
+    public static let inputBound: Duration = .seconds(1)
+
+    /// How often a call whose peer has not connected yet (its process still starting)
+    /// looks again, until its deadline.
+    static let connectPoll: UInt64 = 5_000_000
+
+    /// The trace id of the message being handled (0: none).
+    public private(set) var trace: UInt64 = 0
+
+    /// True while a call waits: what runs now runs in the middle of the caller's work.
+    public var isWaiting: Bool { !calls.isEmpty }
+
+    private enum Item {
+        case message(Envelope, over: Link, arrived: UInt64)
+        case peer(PeerEvent)
+    }
+
+    private struct Held {
+        let line: Line
+        let item: Item
+    }
+
+    /// Who a call on the stack waits for.
+    private struct Call {
+        let line: Line
+        let peer: ControllerID
+    }
+
+    private var held = Deque<Held>()
+    private var calls: [Call] = []
+    private var drainQueued = false
+    private var draining = false
+
+    private init() {}
+
+    // MARK: Lines
+
+    /// One link's connection to the switchboard: give the link `onMessage` and `onPeer`
+    /// when it is made, and `attach` the handler once what handles its messages exists.
+    @MainActor
+    public final class Line {
+        public typealias Handler = @MainActor (Envelope) -> Reply?
+
+        nonisolated let log: RoutingLog
+        fileprivate var handler: Handler?
+        fileprivate var peerHandler: (@MainActor (PeerEvent) -> Void)?
+        /// Peers known to have stopped answering: a call to one fails at once.
+        fileprivate var lost: Set<ControllerID> = []
+
+        public nonisolated init(log: RoutingLog) {
+            self.log = log
+        }
+
+        /// For the link: holds what it reads, and says it will answer itself.
+        public nonisolated var onMessage: @Sendable (Envelope, isolated Link) -> Disposition {
+            { [self] envelope, link in
+                let over: Link = link
+                let arrived = link.loop.passTime
+                precondition(link.loop.servesMainActor, "Switchboard: \(link.id)'s loop does not serve the main actor")
+                MainActor.assumeIsolated {
+                    Switchboard.shared.hold(Held(line: self, item: .message(envelope, over: over, arrived: arrived)), on: over.loop)
+                }
+                return .deferred
+            }
+        }
+
+        /// For the link: a peer connected or was lost. Known at once (a call to a lost
+        /// peer fails without waiting); the handler hears of it in turn with the messages.
+        public nonisolated func onPeer(loop: IOLoop) -> @Sendable (PeerEvent) -> Void {
+            { [self] event in
+                MainActor.assumeIsolated {
+                    switch event {
+                    case .lost(let id): lost.insert(id)
+                    case .connected(let id): lost.remove(id)
+                    }
+                    Switchboard.shared.hold(Held(line: self, item: .peer(event)), on: loop)
+                }
+            }
+        }
+
+        /// Hands this line's messages, held and to come, to `handler`, and its peer
+        /// events to `peers`.
+        public func attach(_ handler: @escaping Handler, peers: (@MainActor (PeerEvent) -> Void)? = nil) {
+            precondition(self.handler == nil, "Switchboard: a line attached twice")
+            self.handler = handler
+            peerHandler = peers
+            Switchboard.shared.drain()
+        }
+
+        /// Whether `peer` is known to have stopped answering.
+        public func isLost(_ peer: ControllerID) -> Bool { lost.contains(peer) }
+    }
+
+    // MARK: Calling
+
+    /// Sends `message` over `link` to `peer` (nil: a child end's parent) and waits until
+    /// it has been handled: returns its reply, nil for an ack, or a `failed` reply that
+    /// says why not (no answer within `timeout`, the peer gone, the send refused).
+    public func call(
+        _ message: Message, over link: Link, line: Line, to peer: ControllerID?, timeout: Duration
+    ) -> Reply? {
+        let loop = link.loop
+        precondition(
+            loop.servesMainActor && loop.isCurrent,
+            "Switchboard: a call waits by running its link's loop, which must serve the main actor (IOLoop(mainThreadNamed:) or IOLoop(mainQueueNamed:))")
+        let callee: ControllerID
+        switch (peer, link.role) {
+        case (let peer?, _): callee = peer
+        case (nil, .child(let parent)): callee = parent
+        case (nil, .parent): preconditionFailure("Switchboard: a call on a parent end must name the child")
+        }
+        if line.isLost(callee) {
+            return Reply(status: .failed, payload: Array("\(callee) is not responding".utf8))
+        }
+        let answer = Answer()
+        let trace = self.trace
+        let deadline = MonotonicClock.nanoseconds() &+ timeout.nanoseconds
+        var sent = false
+        calls.append(Call(line: line, peer: callee))
+        defer {
+            calls.removeLast()
+            // What was held meanwhile, from others, is handled next, in order.
+            if !held.isEmpty { queueDrain(on: loop) }
+        }
+        while !answer.isSet {
+            if !sent, peer == nil || link.now({ $0.isConnected(callee) }) {
+                let left = Duration.nanoseconds(Int64(clamping: deadline &- min(deadline, MonotonicClock.nanoseconds())))
+                link.now { $0.request(message, to: peer, trace: trace, timeout: left) { answer.set($0) } }
+                sent = true
+                continue
+            }
+            if let next = nextHeld() {
+                deliver(next)
+                continue
+            }
+            let now = MonotonicClock.nanoseconds()
+            // The link times out a sent request at the deadline and says so; this is
+            // only a backstop.
+            guard now < deadline &+ (sent ? 100_000_000 : 0) else { break }
+            _ = loop.run(
+                until: { answer.isSet || self.hasHeldForCall() },
+                deadline: sent ? deadline &+ 100_000_000 : min(deadline, now &+ Self.connectPoll))
+        }
+        guard let result = answer.result else {
+            return Reply(status: .failed, payload: Array((sent ? "no answer from \(callee)" : "\(callee) did not connect in time").utf8))
+        }
+        switch result {
+        case .success(let envelope):
+            if case .reply(let reply) = envelope.message { return reply }
+            return nil
+        case .failure(let error):
+            return Reply(status: .failed, payload: Array("\(error)".utf8))
+        }
+    }
+
+    // MARK: Held messages
+
+    private func hold(_ item: Held, on loop: IOLoop) {
+        held.append(item)
+        // During a call the wait looks for its peer's messages itself; the rest is
+        // handled when no call is waiting.
+        queueDrain(on: loop)
+    }
+
+    private func queueDrain(on loop: IOLoop) {
+        guard !drainQueued else { return }
+        drainQueued = true
+        loop.onMainActor { Switchboard.shared.drain() }
+    }
+
+    /// Handles held messages, oldest first, while no call waits.
+    func drain() {
+        drainQueued = false
+        guard !draining, calls.isEmpty else { return }
+        draining = true
+        defer { draining = false }
+        while let next = nextHeld() { deliver(next) }
+    }
+
+    /// The next held item that may be handled now: during a call, the next message from
+    /// the peer called on its line; otherwise the oldest whose line is attached.
+    private func nextHeld() -> Held? {
+        guard let index = indexOfNextHeld() else { return nil }
+        return held.remove(at: index)
+    }
+
+    private func hasHeldForCall() -> Bool {
+        !calls.isEmpty && indexOfNextHeld() != nil
+    }
+
+    private func indexOfNextHeld() -> Int? {
+        if let call = calls.last {
+            return held.firstIndex { h in
+                guard h.line === call.line, case .message(let e, _, _) = h.item else { return false }
+                return e.source == call.peer
+            }
+        }
+        return held.firstIndex { $0.line.handler != nil }
+    }
+
+    private func deliver(_ h: Held) {
+        switch h.item {
+        case .peer(let event):
+            h.line.peerHandler?(event)
+        case .message(let envelope, let link, let arrived):
+            guard let handler = h.line.handler else { return }
+            answer(envelope, over: link, arrived: arrived, log: h.line.log, handler)
+        }
+    }
+
+    private func answer(_ envelope: Envelope, over link: Link, arrived: UInt64, log: RoutingLog, _ handle: Line.Handler) {
+        let isInput = envelope.kind == .touch || envelope.kind == .key
+        let waited = MonotonicClock.nanoseconds() &- arrived
+        if isInput && waited > Self.inputBound.nanoseconds {
+            let why = "stale: waited \(waited / 1_000_000) ms for its turn (bound \(Self.inputBound.nanoseconds / 1_000_000) ms), not run"
+            log.record(RoutingRecord(
+                host: log.host, at: envelope.target.rawValue, source: envelope.source.rawValue, target: envelope.target.rawValue,
+                kind: envelope.kind.name, sequence: envelope.sequence, trace: envelope.trace, outcome: .dropped, reason: why))
+            link.now { $0.reply(to: envelope, Reply(status: .stale, payload: Array(why.utf8))) }
+            return
+        }
+        let outer = trace
+        if envelope.trace != 0 { trace = envelope.trace }
+        let reply = handle(envelope)
+        trace = outer
+        let wantsReply = envelope.kind == .request || isInput
+        link.now { l in
+            if wantsReply {
+                l.reply(to: envelope, reply ?? Reply(status: .ok))
+            } else if let reply, reply.status == .failed, envelope.flags.contains(.ackRequested) {
+                // The sender waits to learn it was handled; it was not (a size no surface
+                // may have, a kind the target does not take): say so, not ack it.
+                let why = String(decoding: reply.payload, as: UTF8.self)
+                _ = try? l.send(
+                    .error(WireError(.handlerFailed, why.isEmpty ? "\(envelope.kind.name) not handled" : why)),
+                    to: envelope.source, trace: envelope.trace, correlation: envelope.sequence)
+            } else {
+                l.acknowledge(envelope)
+            }
+        }
+    }
+}
+
+/// One call's answer, set by the link on the loop's thread — which is the waiting main
+/// actor's, so the lock is never contended; it is there because the link's callback is
+/// `@Sendable` and may not know that.
+private final class Answer: Sendable {
+    private let value = Mutex<Result<Envelope, LinkError>?>(nil)
+    func set(_ result: Result<Envelope, LinkError>) { value.withLock { $0 = result } }
+    var isSet: Bool { value.withLock { $0 != nil } }
+    var result: Result<Envelope, LinkError>? { value.withLock { $0 } }
+}

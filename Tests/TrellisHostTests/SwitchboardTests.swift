@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TrellisControllers
+import TrellisHost
+import TrellisLog
+import TrellisTransport
+import Synchronization
+import TrellisWire
+
+/// Issue 19, "One mechanism for a call" (docs/TRANSPORT.md, "One call"): while a
+/// controller waits for a child in another process, only that child's messages are
+/// handled — the child calling back, as one process allows (S1-3, S2-4); what its own
+/// parent sends meanwhile waits, and is handled after the call, in the order it came.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct SwitchboardTests {
+    /// In the middle of a tree: when its parent moves it in, it adopts a child in
+    /// another process, and it notes every request it handles.
+    final class Middle: ViewController {
+        let leaf: RemoteController
+        var handled: [String] = []
+        init(leaf: RemoteController) {
+            self.leaf = leaf
+            super.init(id: "Middle")
+        }
+        override func didMove(toParent parent: ViewController?) {
+            super.didMove(toParent: parent)
+            guard parent != nil, leaf.parent == nil else { return }
+            handled.append("adopting Leaf")
+            addChild(leaf)
+            leaf.didMove(toParent: self)
+            handled.append("Leaf adopted")
+        }
+        override func handle(_ request: Request, from child: ViewController) -> Reply? {
+            handled.append("\(request.name) from \(child.id)")
+            return Reply(status: .ok)
+        }
+    }
+
+    @Test func duringACallOnlyTheCalleeIsServedAndTheRestFollowsInOrder() async throws {
+        let test = try PrivateRun("switchboard")
+        let run = test.run, log = test.log
+        defer { withExtendedLifetime(test) {} }
+        // Top and Leaf are bare links on threads of their own, driven by this test;
+        // Middle's host runs as hosts do, its main actor on its loop.
+        let topLoop = IOLoop(name: "top"), leafLoop = IOLoop(name: "leaf"), loop = IOLoop(mainQueueNamed: "middle")
+        defer { topLoop.shutdown(); leafLoop.shutdown(); loop.shutdown() }
+        let top = try await Link.bind(
+            id: "Top", endpoint: try run.ipcEndpoint("top"), loop: topLoop, log: log, options: .sharingTheTestsMainActor)
+        let leaves = try await RemoteChildren.bind(
+            parent: "Middle", endpoint: try run.ipcEndpoint("middle"), loop: loop, log: log, options: .sharingTheTestsMainActor)
+        let middle = Middle(leaf: leaves.proxy(for: "Leaf"))
+        let host = try await ChildHost.start(
+            controller: middle, parent: "Top", endpoint: try run.ipcEndpoint("top"), loop: loop, log: log,
+            options: .sharingTheTestsMainActor)
+        // The leaf holds its answer to `didMove` until the test lets it go.
+        let held = Mutex<Envelope?>(nil)
+        let leaf = try await Link.connect(
+            id: "Leaf", parent: "Middle", endpoint: try run.ipcEndpoint("middle"), loop: leafLoop, log: log,
+            options: .sharingTheTestsMainActor,
+            onMessage: { envelope, _ in
+                guard case .containment(let c) = envelope.message, c.phase == .didMove else { return .handled }
+                held.withLock { $0 = envelope }
+                return .deferred
+            })
+        let deadline = ContinuousClock.now + .seconds(5)
+        while await !top.isConnected("Middle"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await leaves.waitForChild("Leaf"))
+        _ = try await top.request(.containment(Containment(.willMove, parent: "Top")), to: "Middle")
+
+        // From other tasks: Middle's call holds the main actor, which this test shares.
+        let script = Task.detached {
+            let moved = Task { try await top.request(.containment(Containment(.didMove, parent: "Top")), to: "Middle") }
+            // Middle is now waiting for Leaf's answer to didMove.
+            while held.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(2)) }
+            // Top's next messages arrive during the call: held, not handled.
+            try await top.send(.request(Request(name: "A")), to: "Middle")
+            try await top.send(.request(Request(name: "B")), to: "Middle")
+            try await Task.sleep(for: .milliseconds(100))
+            // The callee calls back: answered in the middle of the call.
+            let ask = try await leaf.request(.request(Request(name: "ask")))
+            // Now Leaf answers, and the call ends.
+            if let envelope = held.withLock({ $0 }) { await leaf.acknowledge(envelope) }
+            _ = try await moved.value
+            return ask
+        }
+        let ask = try await script.value
+        guard case .reply(let reply) = ask.message else {
+            Issue.record("not a reply: \(ask.message)")
+            return
+        }
+        #expect(reply.status == .ok)
+        let settled = ContinuousClock.now + .seconds(5)
+        while middle.handled.count < 5, ContinuousClock.now < settled { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(middle.handled == ["adopting Leaf", "ask from Leaf", "Leaf adopted", "A from Top", "B from Top"])
+        await leaf.close()
+        await host.link.close()
+        await leaves.link.close()
+        await top.close()
+    }
+}
