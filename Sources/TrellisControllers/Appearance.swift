@@ -71,6 +71,7 @@ extension ViewController {
             appearance.state = .disappeared
             logCallback("viewDidDisappear")
             viewDidDisappear(animated)
+            if !timers.isEmpty { ControllerTimer.controllerDidDisappear(self) }
         default:
             View.diagnostics("Unbalanced calls to begin/end appearance transitions for \(id): end while \(appearance.state.rawValue).")
             return

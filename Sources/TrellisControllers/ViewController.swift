@@ -151,6 +151,8 @@ open class ViewController: Responder, ViewOwner {
 
     public private(set) weak var parent: ViewController?
     public private(set) var children: [ViewController] = []
+    /// Its timers still running (`scheduleTimer`): held here, as a run loop holds UIKit's.
+    var timers: [ControllerTimer] = []
 
     /// Makes `child` a child: UIKit's order — a child with another parent is first
     /// removed from it (`removeFromParent`, so it gets `didMove(toParent: nil)`), then

@@ -84,8 +84,8 @@ public final class ChildHost {
         return host
     }
 
-    /// Asks for a frame to be sent at the end of this turn (after any change the host
-    /// did not see: a timer of the controller's own, say).
+    /// Asks for a frame to be sent at the end of this turn. A view's change needs no such
+    /// call — it draws itself (`ViewChanges`); this is for what the views cannot see.
     public func setNeedsFrame() { publisher?.setNeedsFrame() }
 
     /// What the compositor asks of a host that is not the root: only `redraw`.

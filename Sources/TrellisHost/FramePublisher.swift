@@ -2,6 +2,7 @@ import Dispatch
 import TrellisCanvas
 import TrellisControllers
 import TrellisTransport
+import TrellisViews
 import TrellisWire
 
 /// Sends what this process shows to the compositor: the composed surface of the
@@ -19,17 +20,26 @@ final class FramePublisher {
     private var number: UInt32 = 0
     private var placements: [ControllerID: Placement] = [:]
     private var scheduled = false
+    private var publishing = false
     /// The input that caused the next frame, if one did (the latest wins).
     private var trace: UInt64 = 0
 
+    /// Listens for every view's change (`ViewChanges`): a label a timer or a `Task`
+    /// changed is sent on the next turn like one input changed.
     init(link: Link, window: Window) {
         self.link = link
         self.window = window
+        ViewChanges.observe(by: self) { [unowned self] in self.setNeedsFrame() }
+    }
+
+    isolated deinit {
+        ViewChanges.stopObserving(by: self)
     }
 
     func setNeedsFrame() {
         if Switchboard.shared.trace != 0 { trace = Switchboard.shared.trace }
-        guard !scheduled else { return }
+        // Layout while a frame is composed asks for display again: that frame shows it.
+        guard !scheduled, !publishing else { return }
         scheduled = true
         // From the main queue, which a call's wait (Switchboard) does not serve: a
         // frame composed in the middle of a controller callback would see half a change.
@@ -60,6 +70,8 @@ final class FramePublisher {
 
     private func publish() {
         scheduled = false
+        publishing = true
+        defer { publishing = false }
         window.tick()
         let size = window.size
         guard size.width > 0, size.height > 0 else { return }

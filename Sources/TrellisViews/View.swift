@@ -304,6 +304,7 @@ open class View: Responder {
     public func setNeedsLayout() {
         View.changes &+= 1
         View.arrangementChanges &+= 1
+        ViewChanges.changed()
         needsLayout = true
         // The pass starts at a layout root; an ancestor that does not need layout itself
         // still walks down to the views that do.
@@ -374,6 +375,7 @@ open class View: Responder {
     private func markNeedsDisplay(everywhere: Bool) {
         View.changes &+= 1
         if everywhere { View.arrangementChanges &+= 1 }
+        ViewChanges.changed()
         needsDisplay = true
         let root = layoutRoot
         root.subtreeNeedsDisplay = true

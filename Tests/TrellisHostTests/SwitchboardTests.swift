@@ -10,7 +10,8 @@ import TrellisWire
 /// Issue 19, "One mechanism for a call" (docs/TRANSPORT.md, "One call"): while a
 /// controller waits for a child in another process, only that child's messages are
 /// handled — the child calling back, as one process allows (S1-3, S2-4); what its own
-/// parent sends meanwhile waits, and is handled after the call, in the order it came.
+/// parent sends meanwhile waits, and is handled after the call, in the order it came;
+/// a timer due during the call fires after it (issue 21).
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct SwitchboardTests {
     /// In the middle of a tree: when its parent moves it in, it adopts a child in
@@ -26,6 +27,8 @@ import TrellisWire
             super.didMove(toParent: parent)
             guard parent != nil, leaf.parent == nil else { return }
             handled.append("adopting Leaf")
+            // Due long before the call below ends: it must wait for it (issue 21).
+            scheduleTimer(after: .milliseconds(10)) { [unowned self] _ in handled.append("timer") }
             addChild(leaf)
             leaf.didMove(toParent: self)
             handled.append("Leaf adopted")
@@ -89,9 +92,12 @@ import TrellisWire
             return
         }
         #expect(reply.status == .ok)
-        let settled = ContinuousClock.now + .seconds(5)
-        while middle.handled.count < 5, ContinuousClock.now < settled { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(middle.handled == ["adopting Leaf", "ask from Leaf", "Leaf adopted", "A from Top", "B from Top"])
+        let settled = ContinuousClock.now + .seconds(20)
+        while middle.handled.count < 6, ContinuousClock.now < settled { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(middle.handled.filter { $0 != "timer" } == ["adopting Leaf", "ask from Leaf", "Leaf adopted", "A from Top", "B from Top"])
+        // The timer fired after the call, never inside it.
+        let timer = middle.handled.firstIndex(of: "timer"), adopted = middle.handled.firstIndex(of: "Leaf adopted")
+        #expect(timer != nil && adopted != nil && timer! > adopted!, "\(middle.handled)")
         await leaf.close()
         await host.link.close()
         await leaves.link.close()
