@@ -15,7 +15,8 @@ struct AppearanceMachine {
     /// the children: a child view added meanwhile gets its will from that forwarding.
     var forwardingWill = false
     /// Set on a child while its container drives its appearance by hand (a transition):
-    /// moving its view then does not trigger automatic callbacks.
+    /// moving its view then does not trigger automatic callbacks. Cleared when the
+    /// container's own appearance starts to change: the child follows it from then on.
     var drivenByContainer = false
 }
 
@@ -51,6 +52,10 @@ extension ViewController {
             viewWillDisappear(animated)
         }
         guard shouldAutomaticallyForwardAppearanceMethods else { return }
+        // A transition under way drives its two children only while this controller's
+        // appearance stands still: leaving or entering the window, they follow it like any
+        // child in its tree, or one would stay appeared in a hidden tab (LIFECYCLE.md).
+        for child in children where child.appearance.drivenByContainer { child.appearance.drivenByContainer = false }
         // Parent before children, children in the order they were added (LIFECYCLE.md).
         for child in children where child.isViewShown(in: self) && !child.appearance.drivenByContainer {
             let wants: AppearanceState = isAppearing ? .appearing : .disappearing

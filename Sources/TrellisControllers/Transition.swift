@@ -26,7 +26,8 @@ extension ViewController {
     /// when it is over `from`'s view is removed and `completion(true)` runs; the caller
     /// calls `removeFromParent` and `didMove(toParent:)` there, as in UIKit. If this
     /// controller is visible, `to` gets will/did-appear and `from` will/did-disappear
-    /// around the animation, balanced.
+    /// around the animation, balanced; if this controller leaves or enters the window
+    /// before the animation ends, both follow it instead.
     public func transition(
         from: ViewController, to: ViewController, duration: Double, options: TransitionOptions = [],
         animations: (@MainActor () -> Void)?, completion: (@MainActor (Bool) -> Void)?
@@ -51,8 +52,11 @@ extension ViewController {
         superview.addSubview(to.view)
         let finish: @MainActor (Bool) -> Void = { [weak self] finished in
             guard let self else { return }
+            // False when this controller appeared or disappeared meanwhile: the two follow
+            // it already, and `from` disappears as its view leaves, if it has to.
+            let driven = from.appearance.drivenByContainer && to.appearance.drivenByContainer
             from.view.removeFromSuperview()
-            if visible {
+            if visible, driven {
                 self.send(.appearance(.init(.didAppear, animated: duration > 0)), to: to)
                 self.send(.appearance(.init(.didDisappear, animated: duration > 0)), to: from)
             }
