@@ -8,14 +8,16 @@ extension ViewController {
 
     /// Overrides some traits of `child` (fields left `.unspecified` are inherited).
     /// The child, and its subtree, get `traitCollectionDidChange` if that changes theirs.
+    /// The override is kept by the child: it is released with it and dropped when the
+    /// child leaves this controller, so no other controller ever gets it (LIFECYCLE.md).
     public func setOverrideTraitCollection(_ traits: TraitCollection?, forChild child: ViewController) {
         precondition(child.parent === self, "setOverrideTraitCollection: \(child.id) is not a child of \(id)")
-        traitOverrides[ObjectIdentifier(child)] = traits
+        child.traitOverrideFromParent = traits
         pushTraits(to: child)
     }
 
     public func overrideTraitCollection(forChild child: ViewController) -> TraitCollection? {
-        traitOverrides[ObjectIdentifier(child)]
+        child.parent === self ? child.traitOverrideFromParent : nil
     }
 
     /// Takes `traits`; when they differ, calls `traitCollectionDidChange` and then
@@ -30,7 +32,7 @@ extension ViewController {
     }
 
     func pushTraits(to child: ViewController) {
-        let traits = traitCollection.overridden(by: traitOverrides[ObjectIdentifier(child)])
+        let traits = traitCollection.overridden(by: child.traitOverrideFromParent)
         guard child.traitStorage != traits else { return }
         send(.traits(traits.wire), to: child)
     }

@@ -174,6 +174,7 @@ open class ViewController: Responder, ViewOwner {
         guard let p = parent else { return }
         p.children.removeAll { $0 === self }
         parent = nil
+        traitOverrideFromParent = nil
         p.send(.containment(Containment(.didMove, parent: nil)), to: self)
     }
 
@@ -195,7 +196,7 @@ open class ViewController: Responder, ViewOwner {
 
     func releaseChild(_ child: ViewController) {
         children.removeAll { $0 === child }
-        if child.parent === self { child.parent = nil }
+        if child.parent === self { child.parent = nil; child.traitOverrideFromParent = nil }
     }
 
     public func isDescendant(of other: ViewController) -> Bool {
@@ -263,7 +264,8 @@ open class ViewController: Responder, ViewOwner {
     /// The coordinator of the size transition being delivered to this controller.
     var pendingCoordinator: TransitionCoordinator?
     var traitStorage: TraitCollection?
-    var traitOverrides: [ObjectIdentifier: TraitCollection] = [:]
+    /// The override its parent set for it: the child's own, so it goes with the child.
+    var traitOverrideFromParent: TraitCollection?
     /// `preferredContentSize` changes are reported to the parent.
     open var preferredContentSize: Size = .zero {
         didSet { if preferredContentSize != oldValue { parent?.preferredContentSizeDidChange(forChild: self) } }
