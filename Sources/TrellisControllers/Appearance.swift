@@ -18,6 +18,8 @@ struct AppearanceMachine {
     /// moving its view then does not trigger automatic callbacks. Cleared when the
     /// container's own appearance starts to change: the child follows it from then on.
     var drivenByContainer = false
+    /// On a container: how many of its `transition(from:to:…)` have not ended yet.
+    var transitionsUnderWay = 0
 }
 
 extension ViewController {

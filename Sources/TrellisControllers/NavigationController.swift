@@ -67,7 +67,7 @@ open class NavigationController: ViewController {
     open override func viewDidLayoutSubviews() {
         super.viewDidLayoutSubviews()
         contentView.layoutIfNeeded()
-        if let top = topViewController, let v = top.viewIfLoaded, v.superview === contentView, !(window?.animator.isAnimating ?? false) {
+        if let top = topViewController, let v = top.viewIfLoaded, v.superview === contentView, !isRunningTransition {
             v.frame = contentView.bounds
         }
     }

@@ -41,7 +41,7 @@ open class PageViewController: ViewController {
 
     open override func viewDidLayoutSubviews() {
         super.viewDidLayoutSubviews()
-        if let v = currentPage?.viewIfLoaded, !(window?.animator.isAnimating ?? false) { v.frame = view.bounds }
+        if let v = currentPage?.viewIfLoaded, !isRunningTransition { v.frame = view.bounds }
     }
 
     /// Makes `page` the current page (the first page is set this way at load).

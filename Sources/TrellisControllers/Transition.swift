@@ -16,6 +16,10 @@ public struct TransitionOptions: OptionSet, Sendable {
 }
 
 extension ViewController {
+    /// True while a `transition(from:to:…)` this controller runs animates: a container
+    /// leaves the frames of the two children to the animation until it ends.
+    public var isRunningTransition: Bool { appearance.transitionsUnderWay > 0 }
+
     /// Swaps one child's view for another's (UIKit's
     /// `transition(from:to:duration:options:animations:completion:)`, S3-4).
     ///
@@ -27,7 +31,8 @@ extension ViewController {
     /// calls `removeFromParent` and `didMove(toParent:)` there, as in UIKit. If this
     /// controller is visible, `to` gets will/did-appear and `from` will/did-disappear
     /// around the animation, balanced; if this controller leaves or enters the window
-    /// before the animation ends, both follow it instead.
+    /// before the animation ends, both follow it instead. When the animation ends this
+    /// controller's view is laid out again, so a resize made meanwhile is not lost.
     public func transition(
         from: ViewController, to: ViewController, duration: Double, options: TransitionOptions = [],
         animations: (@MainActor () -> Void)?, completion: (@MainActor (Bool) -> Void)?
@@ -43,6 +48,7 @@ extension ViewController {
             throw ContainmentError(message: "transition(from: \(from.id), to: \(to.id)): the view of \(from.id) is not in the view tree of \(id); add it first.")
         }
         let visible = appearanceState == .appeared || appearanceState == .appearing
+        appearance.transitionsUnderWay += 1
         from.appearance.drivenByContainer = true
         to.appearance.drivenByContainer = true
         if visible {
@@ -56,6 +62,12 @@ extension ViewController {
             // it already, and `from` disappears as its view leaves, if it has to.
             let driven = from.appearance.drivenByContainer && to.appearance.drivenByContainer
             from.view.removeFromSuperview()
+            self.appearance.transitionsUnderWay -= 1
+            // Containers keep their layout out of an animation's way (a slide sets frames
+            // layout would undo); a resize meanwhile is laid out now, at its final size,
+            // and before the dids, as UIKit lays out an appearing view before viewDidAppear.
+            self.view.setNeedsLayout()
+            self.view.layoutIfNeeded()
             if visible, driven {
                 self.send(.appearance(.init(.didAppear, animated: duration > 0)), to: to)
                 self.send(.appearance(.init(.didDisappear, animated: duration > 0)), to: from)
