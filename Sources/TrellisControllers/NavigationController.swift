@@ -79,9 +79,15 @@ open class NavigationController: ViewController {
 
     /// Pushes `controller`: it becomes a child and, if this controller's view is shown,
     /// slides in from the right; it gets `didMove(toParent:)` when the slide is over.
-    /// Returns false, changing nothing, while another push or pop is sliding.
+    /// Returns false, changing nothing, while another push or pop is sliding. Pushing a
+    /// controller that is already in the stack is a programming error, as in UIKit.
     @discardableResult
     public func push(_ controller: ViewController, animated: Bool) -> Bool {
+        precondition(
+            !viewControllers.contains { $0 === controller },
+            "\(id): pushing \(controller.id), which is already in the stack, is not supported "
+                + "(UIKit: \"Pushing the same view controller instance more than once is not supported\"). "
+                + "Pop back to it, or push a new instance.")
         guard !isTransitioning else {
             View.diagnostics("\(id): push of \(controller.id) refused: a transition is in progress")
             return false

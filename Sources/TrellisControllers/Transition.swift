@@ -23,8 +23,10 @@ extension ViewController {
     /// Swaps one child's view for another's (UIKit's
     /// `transition(from:to:duration:options:animations:completion:)`, S3-4).
     ///
-    /// Both must be children of this controller and `from`'s view must be in this
-    /// controller's tree; otherwise nothing happens and the error says why. `to`'s view
+    /// Both must be children of this controller, `from`'s view must be in this
+    /// controller's tree, and this controller must forward appearance automatically (UIKit
+    /// raises for one that forwards by hand); otherwise nothing happens and the error says
+    /// why. `to`'s view
     /// is added beside `from`'s (same superview, in front), `animations` run inside an
     /// animation of `duration` — frames set there are shown moving by the compositor — and
     /// when it is over `from`'s view is removed and `completion(true)` runs; the caller
@@ -40,6 +42,9 @@ extension ViewController {
         guard from.parent === self, to.parent === self else {
             let stray = [from, to].filter { $0.parent !== self }.map(\.id.rawValue).joined(separator: " and ")
             throw ContainmentError(message: "transition(from: \(from.id), to: \(to.id)): \(stray) \(stray.contains(" and ") ? "are" : "is") not a child of \(id); both must be children of the controller that runs the transition (call addChild first).")
+        }
+        guard shouldAutomaticallyForwardAppearanceMethods else {
+            throw ContainmentError(message: "transition(from: \(from.id), to: \(to.id)): \(id) forwards appearance to its children by hand (shouldAutomaticallyForwardAppearanceMethods is false), and this method forwards it itself; UIKit raises here too. Call beginAppearanceTransition/endAppearanceTransition on both and move their views yourself.")
         }
         guard from !== to else {
             throw ContainmentError(message: "transition(from:to:): from and to are the same controller \(from.id).")
