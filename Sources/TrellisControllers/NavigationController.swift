@@ -106,7 +106,7 @@ open class NavigationController: ViewController {
         updateBar()
         isTransitioning = true
         do {
-            try transition(from: previous, to: controller, duration: animated ? slideDuration : 0, animations: { [contentView] in
+            try transition(from: previous, to: controller, duration: animated ? slideDuration : 0, order: .disappearingFirst, animations: { [contentView] in
                 controller.view.frame = contentView.bounds
                 previous.view.frame = contentView.bounds.offsetBy(dx: -width / 3, dy: 0)
             }, completion: { _ in
@@ -140,7 +140,7 @@ open class NavigationController: ViewController {
         below.view.frame = contentView.bounds.offsetBy(dx: -width / 3, dy: 0)
         isTransitioning = true
         do {
-            try transition(from: top, to: below, duration: animated ? slideDuration : 0, animations: { [contentView] in
+            try transition(from: top, to: below, duration: animated ? slideDuration : 0, order: .disappearingFirst, animations: { [contentView] in
                 below.view.frame = contentView.bounds
                 top.view.frame = contentView.bounds.offsetBy(dx: width, dy: 0)
             }, completion: { _ in

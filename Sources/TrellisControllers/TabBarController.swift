@@ -101,13 +101,37 @@ open class TabBarController: ViewController {
         }
     }
 
+    /// Puts the selected child's view in place of `previous`'s. Shown, the switch tells the
+    /// two in UIKit's order: the new tab's `viewWillAppear` before the old tab's
+    /// `viewWillDisappear`, the old tab's `viewDidDisappear` before the new tab's
+    /// `viewDidAppear`, which comes after the new tab's view has been laid out.
     private func showSelected(previous: ViewController?) {
-        if let previous, previous !== selectedViewController { previous.viewIfLoaded?.removeFromSuperview() }
-        if let selected = selectedViewController, selected.viewIfLoaded?.superview !== contentView {
-            selected.view.frame = contentView.bounds
-            contentView.addSubview(selected.view)
+        let leaving = previous.flatMap { $0 !== selectedViewController && $0.viewIfLoaded?.superview != nil ? $0 : nil }
+        let entering = selectedViewController.flatMap { $0.viewIfLoaded?.superview !== contentView ? $0 : nil }
+        // Otherwise the views' moves bring the appearance, by the rules for any child.
+        guard appearanceState == .appeared, let leaving, let entering else {
+            leaving?.view.removeFromSuperview()
+            if let entering { install(entering) }
+            layoutTabs()
+            return
         }
+        leaving.appearance.drivenByContainer = true
+        entering.appearance.drivenByContainer = true
+        defer {
+            leaving.appearance.drivenByContainer = false
+            entering.appearance.drivenByContainer = false
+        }
+        sendSwapPhase(will: true, appearing: entering, disappearing: leaving, animated: false, order: .tabSwitch)
+        leaving.view.removeFromSuperview()
+        install(entering)
         layoutTabs()
+        view.layoutIfNeeded()
+        sendSwapPhase(will: false, appearing: entering, disappearing: leaving, animated: false, order: .tabSwitch)
+    }
+
+    private func install(_ child: ViewController) {
+        child.view.frame = contentView.bounds
+        contentView.addSubview(child.view)
     }
 }
 

@@ -35,8 +35,17 @@ extension ViewController {
     /// around the animation, balanced; if this controller leaves or enters the window
     /// before the animation ends, both follow it instead. When the animation ends this
     /// controller's view is laid out again, so a resize made meanwhile is not lost.
+    /// `to` hears each phase before `from` (docs/LIFECYCLE.md, "The order of a swap").
     public func transition(
         from: ViewController, to: ViewController, duration: Double, options: TransitionOptions = [],
+        animations: (@MainActor () -> Void)?, completion: (@MainActor (Bool) -> Void)?
+    ) throws(ContainmentError) {
+        try transition(from: from, to: to, duration: duration, options: options, order: .appearingFirst, animations: animations, completion: completion)
+    }
+
+    /// `transition(from:to:…)` with the order a built-in container tells its two children in.
+    func transition(
+        from: ViewController, to: ViewController, duration: Double, options: TransitionOptions = [], order: SwapOrder,
         animations: (@MainActor () -> Void)?, completion: (@MainActor (Bool) -> Void)?
     ) throws(ContainmentError) {
         guard from.parent === self, to.parent === self else {
@@ -56,10 +65,7 @@ extension ViewController {
         appearance.transitionsUnderWay += 1
         from.appearance.drivenByContainer = true
         to.appearance.drivenByContainer = true
-        if visible {
-            send(.appearance(.init(.willAppear, animated: duration > 0)), to: to)
-            send(.appearance(.init(.willDisappear, animated: duration > 0)), to: from)
-        }
+        if visible { sendSwapPhase(will: true, appearing: to, disappearing: from, animated: duration > 0, order: order) }
         superview.addSubview(to.view)
         let finish: @MainActor (Bool) -> Void = { [weak self] finished in
             guard let self else { return }
@@ -73,10 +79,7 @@ extension ViewController {
             // and before the dids, as UIKit lays out an appearing view before viewDidAppear.
             self.view.setNeedsLayout()
             self.view.layoutIfNeeded()
-            if visible, driven {
-                self.send(.appearance(.init(.didAppear, animated: duration > 0)), to: to)
-                self.send(.appearance(.init(.didDisappear, animated: duration > 0)), to: from)
-            }
+            if visible, driven { self.sendSwapPhase(will: false, appearing: to, disappearing: from, animated: duration > 0, order: order) }
             from.appearance.drivenByContainer = false
             to.appearance.drivenByContainer = false
             completion?(finished)

@@ -81,11 +81,12 @@ final class SlideContainer: RecordingController {
         #expect(detail.parent == nil)
         #expect(a.appearanceState == .appeared)
 
-        // The other tab: the whole navigation subtree disappears, B appears.
+        // The other tab: the whole navigation subtree disappears, B appears — in UIKit's
+        // order for a tab switch (docs/LIFECYCLE.md, "The order of a swap").
         journal.clear()
         #expect(window.tap(at: Point(x: 30, y: 9)))
         #expect(tabs.selectedIndex == 1)
-        #expect(journal.only("A.view", "B.view") == ["A.viewWillDisappear", "A.viewDidDisappear", "B.viewDidLoad", "B.viewWillAppear", "B.viewDidAppear"])
+        #expect(journal.only("A.view", "B.view") == ["B.viewDidLoad", "B.viewWillAppear", "A.viewWillDisappear", "A.viewDidDisappear", "B.viewDidAppear"])
     }
 
     @Test func s3_2_addChildAndRemoveFromParentCallTheirHalfThemselves() {

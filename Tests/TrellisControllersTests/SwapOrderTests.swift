@@ -1,0 +1,98 @@
+import Testing
+import TrellisCanvas
+@testable import TrellisControllers
+import TrellisViews
+import TrellisWire
+
+/// docs/LIFECYCLE.md, "The order of a swap": the order UIKit's containers are known for
+/// when one child replaces another, and `viewDidAppear` after the appearing view's layout.
+@MainActor
+@Suite struct SwapOrderTests {
+    let journal = Journal()
+
+    /// Also records its layout callbacks.
+    @MainActor
+    final class LayingOut: RecordingController {
+        override func viewWillLayoutSubviews() { super.viewWillLayoutSubviews(); journal.add("\(name).viewWillLayoutSubviews") }
+        override func viewDidLayoutSubviews() { super.viewDidLayoutSubviews(); journal.add("\(name).viewDidLayoutSubviews") }
+    }
+
+    func shown(_ root: ViewController) -> (Window, ManualClock) {
+        let window = Window(size: Size(width: 40, height: 10))
+        let clock = ManualClock()
+        clock.install(on: window)
+        window.rootViewController = root
+        window.makeKeyAndVisible()
+        return (window, clock)
+    }
+
+    /// The appearance callbacks of A and B, in order.
+    var appearance: [String] {
+        journal.only("A.view", "B.view").filter { $0.hasSuffix("Appear") || $0.hasSuffix("Disappear") }
+    }
+
+    @Test(arguments: [false, true])
+    func aPushTellsTheCoveredControllerFirst(animated: Bool) {
+        let nav = NavigationController(rootViewController: RecordingController("A", journal), id: "Nav")
+        let (window, clock) = shown(nav)
+        journal.clear()
+        nav.push(RecordingController("B", journal), animated: animated)
+        clock.seconds += 0.3
+        window.tick()
+        #expect(appearance == ["A.viewWillDisappear", "B.viewWillAppear", "A.viewDidDisappear", "B.viewDidAppear"])
+    }
+
+    @Test(arguments: [false, true])
+    func aPopTellsThePoppedControllerFirst(animated: Bool) {
+        let nav = NavigationController(rootViewController: RecordingController("A", journal), id: "Nav")
+        let (window, clock) = shown(nav)
+        nav.push(RecordingController("B", journal), animated: false)
+        journal.clear()
+        nav.popViewController(animated: animated)
+        clock.seconds += 0.3
+        window.tick()
+        #expect(appearance == ["B.viewWillDisappear", "A.viewWillAppear", "B.viewDidDisappear", "A.viewDidAppear"])
+    }
+
+    @Test func aTabSwitchTellsTheNewTabsWillFirstAndTheOldTabsDidFirst() {
+        let tabs = TabBarController(id: "Tabs")
+        tabs.viewControllers = [RecordingController("A", journal), RecordingController("B", journal)]
+        _ = shown(tabs)
+        journal.clear()
+        tabs.selectedIndex = 1
+        #expect(appearance == ["B.viewWillAppear", "A.viewWillDisappear", "A.viewDidDisappear", "B.viewDidAppear"])
+        journal.clear()
+        tabs.selectedIndex = 0
+        #expect(appearance == ["A.viewWillAppear", "B.viewWillDisappear", "B.viewDidDisappear", "A.viewDidAppear"])
+    }
+
+    @Test func aNewTabIsLaidOutBeforeItsViewDidAppear() {
+        let tabs = TabBarController(id: "Tabs")
+        tabs.viewControllers = [RecordingController("A", journal), LayingOut("B", journal)]
+        _ = shown(tabs)
+        journal.clear()
+        tabs.selectedIndex = 1
+        #expect(journal.only("B.view") == [
+            "B.viewDidLoad", "B.viewWillAppear", "B.viewWillLayoutSubviews", "B.viewDidLayoutSubviews", "B.viewDidAppear",
+        ])
+    }
+
+    @Test func aPushedControllerIsLaidOutBeforeItsViewDidAppear() {
+        let nav = NavigationController(rootViewController: RecordingController("A", journal), id: "Nav")
+        let (window, clock) = shown(nav)
+        journal.clear()
+        nav.push(LayingOut("B", journal), animated: true)
+        clock.seconds += 0.3
+        window.tick()
+        let b = journal.only("B.view")
+        #expect(b.first == "B.viewDidLoad" && b.last == "B.viewDidAppear")
+        #expect(b.firstIndex(of: "B.viewDidLayoutSubviews")! < b.firstIndex(of: "B.viewDidAppear")!)
+    }
+
+    @Test func theRootIsLaidOutBeforeItsViewDidAppear() {
+        _ = shown(LayingOut("A", journal))
+        #expect(journal.only("A.view") == [
+            "A.viewDidLoad", "A.viewWillAppear", "A.viewWillLayoutSubviews", "A.viewDidLayoutSubviews", "A.viewDidAppear",
+        ])
+    }
+}
