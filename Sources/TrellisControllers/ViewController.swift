@@ -181,12 +181,24 @@ open class ViewController: Responder, ViewOwner {
     /// Called before the controller is added to or removed from a parent. When you
     /// override it, call `super` (which writes the callback to the routing log).
     open func willMove(toParent parent: ViewController?) {
+        isMovingToParent = parent != nil
+        isMovingFromParent = parent == nil
         logCallback("willMove(toParent: \(parent.map(\.id.rawValue) ?? "nil"))")
     }
     /// Called after. When you override it, call `super`.
     open func didMove(toParent parent: ViewController?) {
+        isMovingToParent = false
+        isMovingFromParent = false
         logCallback("didMove(toParent: \(parent.map(\.id.rawValue) ?? "nil"))")
     }
+
+    /// True between `willMove(toParent:)` with a parent and `didMove(toParent:)`: read in
+    /// the appearance callbacks, the controller appears because it was just added (pushed,
+    /// or added to a shown parent) — UIKit's `isMovingToParent`.
+    public private(set) var isMovingToParent = false
+    /// True between `willMove(toParent: nil)` and `didMove(toParent: nil)`: it disappears
+    /// because it is being removed (popped) — UIKit's `isMovingFromParent`.
+    public private(set) var isMovingFromParent = false
 
     /// Bookkeeping only, for `ParentProxy`: the messages travel separately.
     func adoptChild(_ child: ViewController) {
