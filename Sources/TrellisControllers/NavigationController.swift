@@ -88,72 +88,102 @@ open class NavigationController: ViewController {
             "\(id): pushing \(controller.id), which is already in the stack, is not supported "
                 + "(UIKit: \"Pushing the same view controller instance more than once is not supported\"). "
                 + "Pop back to it, or push a new instance.")
-        guard !isTransitioning else {
-            View.diagnostics("\(id): push of \(controller.id) refused: a transition is in progress")
-            return false
-        }
-        let previous = topViewController
-        addChild(controller)
-        viewControllers.append(controller)
-        guard isViewLoaded, let previous, previous.viewIfLoaded?.superview != nil else {
-            if isViewLoaded { install(controller) }
-            controller.didMove(toParent: self)
-            updateBar()
-            return true
-        }
-        let width = contentView.bounds.width
-        controller.view.frame = contentView.bounds.offsetBy(dx: width, dy: 0)
-        updateBar()
-        isTransitioning = true
-        do {
-            try transition(from: previous, to: controller, duration: animated ? slideDuration : 0, order: .disappearingFirst, animations: { [contentView] in
-                controller.view.frame = contentView.bounds
-                previous.view.frame = contentView.bounds.offsetBy(dx: -width / 3, dy: 0)
-            }, completion: { _ in
-                self.isTransitioning = false
-                controller.didMove(toParent: self)
-            })
-        } catch {
-            isTransitioning = false
-            View.diagnostics("\(id): push of \(controller.id) failed: \(error)")
-        }
-        return true
+        return changeStack(to: viewControllers + [controller], animated: animated, what: "push of \(controller.id)")
     }
 
     /// Pops the top controller (never the root); returns it. Returns nil, changing
     /// nothing, while another push or pop is sliding.
     @discardableResult
     public func popViewController(animated: Bool) -> ViewController? {
+        guard let top = topViewController, viewControllers.count > 1 else { return nil }
+        return changeStack(to: Array(viewControllers.dropLast()), animated: animated, what: "pop") ? top : nil
+    }
+
+    /// Pops every controller above the root; returns them, bottom first. The top one
+    /// slides out; the ones between leave without appearing. Nil while a push or pop slides.
+    @discardableResult
+    public func popToRootViewController(animated: Bool) -> [ViewController]? {
+        guard let root = viewControllers.first else { return [] }
+        return popToViewController(root, animated: animated)
+    }
+
+    /// Pops the controllers above `controller`, which must be in the stack (as UIKit
+    /// requires); returns them, bottom first. Nil while a push or pop slides.
+    @discardableResult
+    public func popToViewController(_ controller: ViewController, animated: Bool) -> [ViewController]? {
+        guard let i = viewControllers.firstIndex(where: { $0 === controller }) else {
+            preconditionFailure(
+                "\(id): popToViewController(\(controller.id)): it is not in the stack "
+                    + "(UIKit: \"Tried to pop to a view controller that doesn't exist\"). Push it, or pop to one in viewControllers.")
+        }
+        let popped = Array(viewControllers[(i + 1)...])
+        return changeStack(to: Array(viewControllers[...i]), animated: animated, what: "pop to \(controller.id)") ? popped : nil
+    }
+
+    /// Replaces the stack (UIKit's `setViewControllers(_:animated:)`): controllers no longer
+    /// in it leave, new ones become children. When the top changes while shown, the new
+    /// top slides in as a push does — or, if it was in the stack below, as a pop does.
+    /// Returns false, changing nothing, while a push or pop slides. The stack must not be
+    /// empty and holds each controller once.
+    @discardableResult
+    public func setViewControllers(_ controllers: [ViewController], animated: Bool) -> Bool {
+        changeStack(to: controllers, animated: animated, what: "setViewControllers")
+    }
+
+    /// Every change of the stack: controllers that leave it hear `willMove(toParent: nil)`
+    /// now and leave the children when the change is over; new ones become children now
+    /// and hear `didMove(toParent:)` when it is over. Only the top's view is ever in the
+    /// tree, so only the old and the new top appear or disappear.
+    private func changeStack(to new: [ViewController], animated: Bool, what: String) -> Bool {
         guard !isTransitioning else {
-            View.diagnostics("\(id): pop refused: a transition is in progress")
-            return nil
+            View.diagnostics("\(id): \(what) refused: a transition is in progress")
+            return false
         }
-        guard viewControllers.count > 1, let top = viewControllers.popLast(), let below = topViewController else { return nil }
-        top.willMove(toParent: nil)
+        precondition(!new.isEmpty, "\(id): \(what): the stack cannot be empty; a navigation controller always has a root.")
+        for (i, c) in new.enumerated() {
+            precondition(
+                !new[..<i].contains { $0 === c },
+                "\(id): \(what): \(c.id) is in the stack twice (UIKit: \"Pushing the same view controller instance more than once is not supported\").")
+        }
+        let old = viewControllers
+        let oldTop = topViewController
+        let leaving = old.filter { c in !new.contains { $0 === c } }
+        let arriving = new.filter { c in !old.contains { $0 === c } }
+        for c in leaving { c.willMove(toParent: nil) }
+        for c in arriving { addChild(c) }
+        viewControllers = new
         updateBar()
-        guard top.viewIfLoaded?.superview != nil else {
-            top.removeFromParent()
-            if isViewLoaded { install(below) }
-            return top
+        let top = new[new.count - 1]
+        let settle = {
+            for c in leaving { c.removeFromParent() }
+            for c in arriving { c.didMove(toParent: self) }
         }
+        guard isViewLoaded, let oldTop, oldTop !== top, oldTop.viewIfLoaded?.superview != nil else {
+            if isViewLoaded, top.viewIfLoaded?.superview !== contentView { install(top) }
+            settle()
+            return true
+        }
+        // A pop uncovers a controller that was below: it waits a third of the way to the
+        // left and the old top slides out to the right. Anything else comes in from the right.
+        let isPop = old.contains { $0 === top }
         let width = contentView.bounds.width
-        below.view.frame = contentView.bounds.offsetBy(dx: -width / 3, dy: 0)
+        top.view.frame = contentView.bounds.offsetBy(dx: isPop ? -width / 3 : width, dy: 0)
         isTransitioning = true
         do {
-            try transition(from: top, to: below, duration: animated ? slideDuration : 0, order: .disappearingFirst, animations: { [contentView] in
-                below.view.frame = contentView.bounds
-                top.view.frame = contentView.bounds.offsetBy(dx: width, dy: 0)
+            try transition(from: oldTop, to: top, duration: animated ? slideDuration : 0, order: .disappearingFirst, animations: { [contentView] in
+                top.view.frame = contentView.bounds
+                oldTop.view.frame = contentView.bounds.offsetBy(dx: isPop ? width : -width / 3, dy: 0)
             }, completion: { _ in
                 self.isTransitioning = false
-                top.removeFromParent()
+                settle()
             })
         } catch {
             isTransitioning = false
-            View.diagnostics("\(id): pop of \(top.id) failed: \(error)")
+            View.diagnostics("\(id): \(what) failed: \(error)")
         }
         // The view under the slide goes behind the leaving one.
-        contentView.sendSubviewToBack(below.view)
-        return top
+        if isPop { contentView.sendSubviewToBack(top.view) }
+        return true
     }
 
     private func install(_ controller: ViewController) {
