@@ -56,6 +56,32 @@ import TrellisWire
         #expect(nav.viewControllers.first?.appearanceState == .disappeared)
     }
 
+    @Test func aTabSwitchDuringAPageTurnLeavesTheNewPageDisappearedUntilTheTabComesBack() {
+        let pages = PagesContainer(journal, count: 10)
+        let tabs = TabBarController(id: "Tabs")
+        tabs.viewControllers = [pages, RecordingController("C", journal)]
+        let window = Window(size: Size(width: 40, height: 10))
+        let clock = ManualClock()
+        clock.install(on: window)
+        window.rootViewController = tabs
+        window.makeKeyAndVisible()
+        let first = pages.pager.currentPage!
+        #expect(pages.pager.goToNextPage(animated: true))
+        let second = pages.pager.currentPage!
+        #expect(second.appearanceState == .appearing)
+
+        tabs.selectedIndex = 1                       // mid-turn
+        #expect(first.appearanceState == .disappeared && second.appearanceState == .disappeared)
+        clock.seconds += 0.3
+        window.tick()
+        #expect(second.appearanceState == .disappeared && first.parent == nil)
+        #expect(pages.pageControl.currentPage == 1)
+
+        tabs.selectedIndex = 0
+        #expect(second.appearanceState == .appeared)
+        #expect(second.view.frame == pages.pager.view.bounds)
+    }
+
     /// P ▸ Slider (seed 003's container), shown.
     func slider() -> (Window, ManualClock, RecordingController, SlideContainer) {
         let p = RecordingController("P", journal)
