@@ -96,3 +96,42 @@ import TrellisWire
         ])
     }
 }
+
+/// Pages that record their callbacks in the suite's journal, made on demand.
+@MainActor
+final class RecordedPages: PageViewControllerDataSource {
+    let journal: Journal
+    var made: [String: RecordingController] = [:]
+    init(_ journal: Journal) { self.journal = journal }
+    func page(_ n: Int) -> RecordingController {
+        let name = "P\(n)"
+        if let p = made[name] { return p }
+        let p = RecordingController(name, journal)
+        made[name] = p
+        return p
+    }
+    func index(of page: ViewController) -> Int { Int(page.id.rawValue.dropFirst())! }
+    func pageViewController(_ pageViewController: PageViewController, viewControllerBefore page: ViewController) -> ViewController? {
+        index(of: page) > 0 ? self.page(index(of: page) - 1) : nil
+    }
+    func pageViewController(_ pageViewController: PageViewController, viewControllerAfter page: ViewController) -> ViewController? {
+        self.page(index(of: page) + 1)
+    }
+}
+
+extension SwapOrderTests {
+    @Test func aPageTurnTellsTheNewPageFirstInBothPhases() {
+        let pages = RecordedPages(journal)
+        let pager = PageViewController(id: "Pager")
+        pager.dataSource = pages
+        pager.setViewController(pages.page(0))
+        let (window, clock) = shown(pager)
+        journal.clear()
+        #expect(pager.goToNextPage(animated: true))
+        clock.seconds += 0.3
+        window.tick()
+        #expect(journal.entries.filter { $0.hasSuffix("Appear") || $0.hasSuffix("Disappear") } == [
+            "P1.viewWillAppear", "P0.viewWillDisappear", "P1.viewDidAppear", "P0.viewDidDisappear",
+        ])
+    }
+}
