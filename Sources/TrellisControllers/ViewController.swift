@@ -253,10 +253,20 @@ open class ViewController: Responder, ViewOwner {
 
     // MARK: - Responder chain
 
-    /// The chain ends at the controller: a touch nobody in this tree handled is carried
-    /// into the parent's tree by the touch router — the same way whether the parent is
-    /// in this process or behind a link (S0-3). See `unhandledTouches`.
-    open override var next: Responder? { nil }
+    /// UIKit's answer (docs/LIFECYCLE.md, "The responder chain"): the superview of this
+    /// controller's view when that view is in its parent's tree (or, for the root, in the
+    /// window), else the parent — a child whose view is not shown, or whose parent is a
+    /// proxy for a controller in another process.
+    open override var next: Responder? { ResponderChain.next(of: self) }
+
+    // Delivery stops at the controller even though `next` goes on: what nobody in this
+    // controller's tree handled is carried into the parent's tree by the router, as a
+    // declined reply — the same way whether the parent is in this process or behind a
+    // link (S0-3). Overrides that pass a touch on call `super`, which ends up here.
+    open override func touchesBegan(_ touches: Set<Touch>) { unhandledTouches(touches) }
+    open override func touchesMoved(_ touches: Set<Touch>) { unhandledTouches(touches) }
+    open override func touchesEnded(_ touches: Set<Touch>) { unhandledTouches(touches) }
+    open override func touchesCancelled(_ touches: Set<Touch>) { unhandledTouches(touches) }
 
     open override func unhandledTouches(_ touches: Set<Touch>) {
         touchRouting.unhandled = true

@@ -28,8 +28,9 @@ public final class Window {
         self.size = size
         self.log = log
         self.host = host
-        rootView = View(frame: Rect(origin: .zero, size: size))
-        rootView.identifier = "window"
+        let top = WindowRootView(frame: Rect(origin: .zero, size: size))
+        rootView = top
+        top.window = self
     }
 
     public var rootViewController: ViewController? {
