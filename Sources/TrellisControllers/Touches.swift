@@ -33,6 +33,7 @@ extension ViewController {
                 touchRouting.targets[input.pointer] = .child(child, viewport: hit)
             } else {
                 touchRouting.targets[input.pointer] = .view(hit)
+                hit.focusForClick()
             }
         }
         guard let target = touchRouting.targets[input.pointer] else {

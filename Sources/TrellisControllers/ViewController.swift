@@ -272,6 +272,14 @@ open class ViewController: Responder, ViewOwner {
         touchRouting.unhandled = true
     }
 
+    // Keys end here too, and go on in the parent's tree the same way (KeyRouting.swift).
+    open override func pressesBegan(_ presses: Set<Press>) { endPressChain(presses) }
+    open override func pressesEnded(_ presses: Set<Press>) { endPressChain(presses) }
+
+    /// A `key` message for this controller; a proxy for a controller in another process
+    /// would override it to forward instead of delivering here.
+    func keyMessage(_ key: KeyPress) -> Reply? { routeKeyMessage(key) }
+
     var touchRouting = TouchRoutingState()
 
     /// A `touch` message for this controller; a proxy for a controller in another

@@ -81,6 +81,7 @@ public final class Window {
         guard !isVisible else { return }
         isVisible = true
         if let root = rootViewController { show(root) }
+        refreshKeyCommandFooters()
     }
 
     private func show(_ root: ViewController) {
@@ -140,6 +141,7 @@ public final class Window {
         guard let root = rootViewController else { return false }
         let input = TouchInput(phase: phase, tapCount: 1, pointer: pointer, x: Int32(point.x), y: Int32(point.y), timestamp: MonotonicClock.nanoseconds())
         route(kind: "touch", from: "window", to: root.id, outcome: .delivered, reason: nil)
+        defer { refreshKeyCommandFooters() }
         return root.routeTouch(input)
     }
 

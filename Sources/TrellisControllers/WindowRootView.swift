@@ -2,14 +2,25 @@ import TrellisCanvas
 import TrellisViews
 
 /// The view that fills a window and holds the root controller's view: the last view of
-/// every responder chain in the window, and how a view finds the window it is shown in.
+/// every responder chain in the window, the holder of the window's one focus, and how a
+/// view finds the window it is shown in.
 @MainActor
-public final class WindowRootView: View {
+public final class WindowRootView: View, FocusHost {
     /// Weak: the window owns this view.
     public internal(set) weak var window: Window?
+    public let focus = FocusSystem()
 
     public required init(frame: Rect = .zero) {
         super.init(frame: frame)
         identifier = "window"
+        focus.didChange = { [weak self] _, _ in self?.window?.refreshKeyCommandFooters() }
+    }
+
+    /// Tab and Shift-Tab that no responder took move focus, as Textual's app-level
+    /// bindings do: a view that wants Tab (a text view inserting it) takes it first.
+    public override func pressesBegan(_ presses: Set<Press>) {
+        guard let press = presses.first, press.key.special == .tab, press.key.modifiers.isSubset(of: .shift),
+              focus.moveFocus(forward: !press.key.modifiers.contains(.shift), in: self)
+        else { return super.pressesBegan(presses) }
     }
 }

@@ -14,6 +14,17 @@ open class Button: Control {
         self.title = title
     }
 
+    /// Tab and a click focus an enabled button; focused, Enter or Space presses it.
+    open override var canBecomeFocused: Bool { isEnabled }
+
+    open override func pressesBegan(_ presses: Set<Press>) {
+        guard isEnabled, let key = presses.first?.key, key.modifiers.isEmpty,
+              key.special == .enter || (key.special == .none && key.text == " ")
+        else { return super.pressesBegan(presses) }
+        sendActions(for: .touchUpInside)
+        sendActions(for: .primaryActionTriggered)
+    }
+
     /// The title with a cell of padding each side, inside a border if it has one.
     open override var intrinsicContentSize: Size? {
         let b = border == .none ? 0 : 2

@@ -4,7 +4,14 @@ import TrellisCanvas
 /// an event run, in registration order, when it happens.
 @MainActor
 open class Control: View {
-    public enum Event: Sendable, Hashable { case touchUpInside, valueChanged }
+    public enum Event: Sendable, Hashable {
+        case touchUpInside, valueChanged
+        /// A text field's text changed by editing (typing, deleting, pasting); not when
+        /// code sets `text`, as in UIKit.
+        case editingChanged
+        /// Return in a text field; a focused button's Enter or Space.
+        case primaryActionTriggered
+    }
 
     private var actions: [(Event, @MainActor (Control) -> Void)] = []
     public var isEnabled = true { didSet { setNeedsDisplay() } }

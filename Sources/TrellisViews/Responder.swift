@@ -59,6 +59,62 @@ open class Responder {
         if let next { next.deliver(touches) } else { unhandledTouches(touches) }
     }
 
+    // MARK: Presses (keys)
+
+    /// The keys this responder answers with an action. Offered each press before
+    /// `pressesBegan`; see `KeyCommand`.
+    open var keyCommands: [KeyCommand] { [] }
+
+    /// As with touches, the default passes the presses on to `next`: override to handle
+    /// a key, and call `super` for keys you do not handle.
+    open func pressesBegan(_ presses: Set<Press>) { forward(presses) }
+    open func pressesEnded(_ presses: Set<Press>) { forward(presses) }
+
+    /// Called on the last responder of the chain when nothing handled the presses.
+    open func unhandledPresses(_ presses: Set<Press>) {}
+
+    private func forward(_ presses: Set<Press>) {
+        if let next { next.deliver(presses) } else { endPressChain(presses) }
+    }
+
+    /// Offers the presses to this responder's key commands, then to the press method
+    /// for their phase; what neither handles travels on up the chain.
+    public func deliver(_ presses: Set<Press>) {
+        guard let first = presses.first else { return }
+        if let command = keyCommands.first(where: { $0.matches(first) }) {
+            command.action()
+            return
+        }
+        switch first.phase {
+        case .began: pressesBegan(presses)
+        case .ended: pressesEnded(presses)
+        }
+    }
+
+    /// Ends the chain here: records that nothing handled the presses (see
+    /// `deliverReportingHandled`), then calls `unhandledPresses`. The controller layer
+    /// calls it where a controller's part of the chain ends.
+    public func endPressChain(_ presses: Set<Press>) {
+        Responder.pressChainEnded = true
+        unhandledPresses(presses)
+    }
+
+    /// Delivers `presses` from this responder and returns whether anything handled them
+    /// before the chain ended.
+    public func deliverReportingHandled(_ presses: Set<Press>) -> Bool {
+        let outer = Responder.pressChainEnded
+        Responder.pressChainEnded = false
+        deliver(presses)
+        let handled = !Responder.pressChainEnded
+        Responder.pressChainEnded = outer
+        return handled
+    }
+
+    /// Set while a delivery is under way when it reached the end of a chain. Responders
+    /// run on the main actor and a delivery is synchronous, so one flag (saved around
+    /// nested deliveries) is enough.
+    private static var pressChainEnded = false
+
     /// Calls the touch method for the touches' phase.
     public func deliver(_ touches: Set<Touch>) {
         guard let phase = touches.first?.phase else { return }

@@ -134,6 +134,7 @@ open class View: Responder {
 
     private func removeFromSuperview(notifying: Bool) {
         guard let parent = superview else { return }
+        focusSystem?.subtreeWillLeave(self)
         parent.setNeedsDisplayEverywhere()
         parent.invalidateLayoutEngine()
         LayoutConstraint.deactivateConstraints(crossing: self)
@@ -197,10 +198,25 @@ open class View: Responder {
     /// (seed 000's circle); smaller radii are not drawn, a cell has no finer corner.
     public var cornerRadius = 0 { didSet { setNeedsDisplay() } }
 
-    /// The style text and borders of this view use.
+    /// The style text and borders of this view use; `focusedAttributes` while focused.
     public var style: Style {
-        Style(foreground: foregroundColor, background: backgroundColor ?? .default)
+        Style(foreground: foregroundColor, background: backgroundColor ?? .default, attributes: isFocused ? focusedAttributes : [])
     }
+
+    // MARK: Focus (Focus.swift)
+
+    /// Whether Tab, a click or `becomeFirstResponder` may focus this view (UIKit's
+    /// `canBecomeFocused`). False by default; controls that take keys say true.
+    open var canBecomeFocused: Bool { false }
+    /// Whether the view lets focus go when asked (`resignFirstResponder`, Tab, another view
+    /// asking for it). A view leaving its window loses focus whatever it answers.
+    open var canResignFirstResponder: Bool { true }
+    /// The order Tab visits the focusable views inside this one, replacing reading order
+    /// (see `FocusOrder`); nil: reading order.
+    public var focusOrder: [View]?
+    /// What `style` adds while the view is focused: how a view that does not draw focus
+    /// itself shows it. A view chooses its own by setting this or by reading `isFocused`.
+    public var focusedAttributes: CellAttributes = [.bold, .underline] { didSet { setNeedsDisplay() } }
 
     // MARK: Responder chain
 
@@ -441,7 +457,8 @@ open class View: Responder {
             }
         }
         if border != .none {
-            surface.drawBorder(local, style: border, colors: Style(foreground: borderColor, background: backgroundColor ?? .default))
+            let attributes: CellAttributes = isFocused ? focusedAttributes.intersection(.bold) : []
+            surface.drawBorder(local, style: border, colors: Style(foreground: borderColor, background: backgroundColor ?? .default, attributes: attributes))
         }
     }
 }

@@ -1,0 +1,47 @@
+import TrellisViews
+import TrellisWire
+
+extension Window {
+    /// The key commands a key typed now would be offered to: those of every responder
+    /// from the focused view (or, with nothing focused, the root controller) up the
+    /// responder chain to the window, deepest first, one per key — the deepest
+    /// responder's, which is the one that would run. Commands that are not discoverable
+    /// are left out. What a footer lists, and what `trellis keys` is to print.
+    public var activeKeyCommands: [KeyCommand.Summary] {
+        let focus = (rootView as? FocusHost)?.focus.focusedView
+        var responder: Responder? = focus ?? rootViewController ?? rootView
+        var seen = Set<Key>()
+        var out: [KeyCommand.Summary] = []
+        while let r = responder {
+            for command in r.keyCommands where command.isDiscoverable && seen.insert(command.key).inserted {
+                out.append(KeyCommand.Summary(
+                    key: command.key.description, title: command.title, isEnabled: command.isEnabled, owner: Self.name(of: r)))
+            }
+            responder = r.next
+        }
+        return out
+    }
+
+    /// Sets every `KeyCommandFooter` in the window to `activeKeyCommands`. The window
+    /// calls it when focus moves and after each key and touch; call it after changing
+    /// what `keyCommands` returns.
+    public func refreshKeyCommandFooters() {
+        var footers: [KeyCommandFooter] = []
+        func find(_ v: View) {
+            if let f = v as? KeyCommandFooter { footers.append(f) }
+            for s in v.subviews { find(s) }
+        }
+        find(rootView)
+        guard !footers.isEmpty else { return }
+        let commands = activeKeyCommands
+        for f in footers { f.commands = commands }
+    }
+
+    private static func name(of responder: Responder) -> String {
+        switch responder {
+        case let c as ViewController: c.id.rawValue
+        case let v as View: v.identifier ?? String(describing: Swift.type(of: v))
+        default: String(describing: Swift.type(of: responder))
+        }
+    }
+}
