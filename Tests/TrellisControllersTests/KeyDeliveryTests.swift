@@ -131,6 +131,21 @@ import TrellisWire
         #expect(!journal.entries.contains("Child.pressesBegan ^S"))
     }
 
+    @Test func aFocusedTextFieldKeepsALetterFromAnAncestorsCommand() {
+        let journal = Journal()
+        let (window, parent, child, _) = tree(journal)
+        parent.commands = [KeyCommand(Key(text: "q"), title: "Quit") { journal.add("quit") }]
+        let field = TextField(frame: Rect(x: 0, y: 5, width: 10, height: 1))
+        child.view.addSubview(field)
+        #expect(field.becomeFirstResponder())
+        window.type("q")
+        #expect(field.text == "q")
+        #expect(!journal.entries.contains("quit"))
+        field.resignFirstResponder()
+        window.type("q")
+        #expect(journal.entries.last == "quit")
+    }
+
     @Test func aDisabledCommandDoesNothingAndThePressGoesOn() {
         let journal = Journal()
         let (window, parent, _, _) = tree(journal)
