@@ -38,8 +38,9 @@ public final class FocusSystem {
         return true
     }
 
-    /// Focus leaves a view that leaves the tree, whatever it answers: it can no longer
-    /// be shown as focused nor get keys (UIKit resigns a first responder that leaves its window).
+    /// Focus leaves a view that leaves the tree or is hidden, whatever it answers: it can
+    /// no longer be shown as focused nor get keys (UIKit resigns a first responder that
+    /// leaves its window).
     func subtreeWillLeave(_ root: View) {
         guard let current = focusedView, current.isDescendant(of: root) else { return }
         move(to: nil)

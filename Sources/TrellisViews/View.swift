@@ -183,7 +183,13 @@ open class View: Responder {
     // MARK: Appearance
 
     public var isHidden = false {
-        didSet { if isHidden != oldValue { setNeedsDisplayEverywhere(); superview?.setNeedsDisplayEverywhere() } }
+        didSet {
+            guard isHidden != oldValue else { return }
+            setNeedsDisplayEverywhere()
+            superview?.setNeedsDisplayEverywhere()
+            // A hidden view can be neither seen as focused nor typed into.
+            if isHidden { focusSystem?.subtreeWillLeave(self) }
+        }
     }
     public var isUserInteractionEnabled = true
     /// When true, subviews are drawn and hit only inside this view's bounds.

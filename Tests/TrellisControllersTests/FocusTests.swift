@@ -81,6 +81,18 @@ import TrellisWire
         #expect(!a.isFocused)
     }
 
+    @Test func aFocusedViewThatIsHiddenLosesFocus() {
+        let w = window()
+        let box = View(frame: Rect(x: 0, y: 0, width: 20, height: 5))
+        w.rootViewController!.view.addSubview(box)
+        let a = tile("a", Rect(x: 0, y: 0, width: 5, height: 1), in: box)
+        a.becomeFirstResponder()
+        box.isHidden = true
+        #expect(focusedName(w) == nil)
+        box.isHidden = false
+        #expect(focusedName(w) == nil)
+    }
+
     @Test func tabVisitsFocusableViewsInReadingOrderAcrossControllersAndWraps() {
         let root = ViewController(id: "Root")
         let w = window(root)
