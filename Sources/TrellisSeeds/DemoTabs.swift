@@ -38,4 +38,14 @@ public final class DemoTabs: TabBarController {
             return child
         }
     }
+
+    /// F1 … F5 select the tabs (issue 22: the demo's tabs switch with keys). They are the
+    /// root's, so a key reaches them from wherever focus is unless a deeper responder
+    /// takes it — in a session too, where the compositor hands every key to the root.
+    public override var keyCommands: [KeyCommand] {
+        let keys: [KeyPress.Special] = [.f1, .f2, .f3, .f4, .f5, .f6, .f7, .f8, .f9]
+        return zip(keys, viewControllers.indices).map { key, i in
+            KeyCommand(Key(key), title: viewControllers[i].title ?? "Tab \(i + 1)") { [weak self] in self?.selectedIndex = i }
+        }
+    }
 }

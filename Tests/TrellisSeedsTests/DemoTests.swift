@@ -47,6 +47,17 @@ import TrellisWire
         #expect(DemoTabs(registry: proxies).viewControllers[2] === stand)
     }
 
+    @Test func functionKeysSwitchTabsAndAreListedForAFooter() {
+        // Issue 22: the demo's tabs switch with keys, and the active commands say which.
+        let (window, demo) = make()
+        #expect(window.key(.f3) == .handled)
+        #expect(demo.selectedIndex == 2)
+        #expect(demo.viewControllers[2].viewIfLoaded?.superview != nil)
+        window.key(.f1)
+        #expect(demo.selectedIndex == 0)
+        #expect(window.activeKeyCommands.prefix(2).map { "\($0.key) \($0.title)" } == ["F1 000 circle", "F2 001 embed"])
+    }
+
     // MARK: Seed 000
 
     @Test func s0_1_s0_3_theCircleIsCentredAndTapsGoToWhoeverIsUnderThem() throws {
