@@ -42,15 +42,17 @@ extension ViewController {
         return above.deliverReportingHandled(presses)
     }
 
+    /// "unhandled: no responder took F12 (nothing focused; from Demo up to the window)".
     private func unhandledReason(for key: KeyPress) -> String {
-        let where_: String
-        if let focused = viewIfLoaded?.focusSystem?.focusedView {
+        let path: String
+        if let focused = viewIfLoaded?.focusSystem?.focusedView, focused.isDescendant(of: view) {
+            let name = focused.identifier ?? String(describing: type(of: focused))
             let owner = (focused.layoutRoot.owner as? ViewController)?.id.rawValue ?? "no controller"
-            where_ = "the focused view \(focused.identifier ?? String(describing: type(of: focused))) of \(owner)"
+            path = "from the focused \(name) of \(owner) up to \(parent == nil ? "the window" : id.rawValue)"
         } else {
-            where_ = "\(id), nothing being focused"
+            path = "nothing focused; from \(id) up to \(parent == nil ? "the window" : "itself")"
         }
-        return "unhandled: no responder from \(where_) up to the window took \(Key(key))"
+        return "unhandled: no responder took \(Key(key)) (\(path))"
     }
 }
 
