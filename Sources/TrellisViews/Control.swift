@@ -11,6 +11,8 @@ open class Control: View {
         case editingChanged
         /// Return in a text field; a focused button's Enter or Space.
         case primaryActionTriggered
+        /// A text field gained / lost focus.
+        case editingDidBegin, editingDidEnd
     }
 
     private var actions: [(Event, @MainActor (Control) -> Void)] = []

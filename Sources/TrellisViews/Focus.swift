@@ -51,6 +51,8 @@ public final class FocusSystem {
         focusedView = view
         old?.setNeedsDisplay()
         view?.setNeedsDisplay()
+        old?.focusDidChange()
+        view?.focusDidChange()
         didChange?(old, view)
     }
 

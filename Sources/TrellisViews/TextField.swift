@@ -60,6 +60,11 @@ open class TextField: Control {
 
     open override var canBecomeFocused: Bool { isEnabled }
 
+    /// Editing begins and ends with focus, as in UIKit.
+    open override func focusDidChange() {
+        sendActions(for: isFocused ? .editingDidBegin : .editingDidEnd)
+    }
+
     /// One row; as wide as the text or the placeholder and the cursor.
     open override var intrinsicContentSize: Size? {
         let b = border == .none ? 0 : 2

@@ -220,6 +220,10 @@ open class View: Responder {
     /// The order Tab visits the focusable views inside this one, replacing reading order
     /// (see `FocusOrder`); nil: reading order.
     public var focusOrder: [View]?
+    /// Called after focus moved, on the view that lost it and on the one that gained it
+    /// (read `isFocused`); UIKit's `didUpdateFocus(in:with:)`, for one view. The view is
+    /// already marked for display.
+    open func focusDidChange() {}
     /// What `style` adds while the view is focused: how a view that does not draw focus
     /// itself shows it. A view chooses its own by setting this or by reading `isFocused`.
     public var focusedAttributes: CellAttributes = [.bold, .underline] { didSet { setNeedsDisplay() } }

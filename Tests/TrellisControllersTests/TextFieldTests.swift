@@ -164,6 +164,20 @@ import TrellisWire
         #expect(events == ["changed o", "changed ok", "return ok"])
     }
 
+    @Test func editingBeginsAndEndsWithFocus() {
+        let (w, f) = field()
+        let other = TextField(frame: Rect(x: 0, y: 2, width: 10, height: 1))
+        w.rootViewController!.view.addSubview(other)
+        var events: [String] = []
+        for (name, field) in [("f", f), ("other", other)] {
+            field.addAction(for: .editingDidBegin) { _ in events.append("\(name) begins") }
+            field.addAction(for: .editingDidEnd) { _ in events.append("\(name) ends") }
+        }
+        w.key(.tab)
+        f.becomeFirstResponder()
+        #expect(events == ["f ends", "other begins", "other ends", "f begins"])
+    }
+
     @Test func tabAndCommandKeysGoOnUpTheChain() {
         let (w, f) = field()
         let other = TextField(frame: Rect(x: 0, y: 2, width: 10, height: 1))
