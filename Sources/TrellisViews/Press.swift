@@ -35,10 +35,11 @@ public struct Key: Hashable, Sendable, CustomStringConvertible {
     /// Text typed as text: no Control or Alt, not a special key. A paste is text too.
     public var isText: Bool { special == .none && !text.isEmpty && modifiers.isDisjoint(with: [.control, .alt]) }
 
-    /// How a footer shows the key: `^S`, `Alt+x`, `Shift+Tab`, `F1`, `q`.
+    /// How a footer shows the key: `^S`, `Alt+x`, `Shift+Tab`, `F1`, `q`; `Key(parsing:)`
+    /// reads it back.
     public var description: String {
         var name = special == .none ? (text == " " ? "Space" : text) : Key.specialNames[special] ?? "\(special)"
-        if modifiers.contains(.control) && special == .none && text.count == 1 && !modifiers.contains(.alt) {
+        if modifiers == .control, special == .none, text.count == 1, let c = text.first, c.isASCII, c.isLetter {
             return "^" + name.uppercased()
         }
         if modifiers.contains(.shift) { name = "Shift+" + name }
