@@ -26,7 +26,8 @@ public final class ViewFileLoader {
     public let directory: URL
     private var classes: [String: View.Type] = [
         "View": View.self, "Label": Label.self, "Button": Button.self,
-        "ScrollView": ScrollView.self, "PageControl": PageControl.self,
+        "ScrollView": ScrollView.self, "PageControl": PageControl.self, "TextField": TextField.self,
+        "KeyCommandFooter": KeyCommandFooter.self,
     ]
     private var loading: [String] = []
     /// `load(yaml:)` calls in progress, the outermost one's included; and the views
@@ -168,8 +169,19 @@ public final class ViewFileLoader {
             case "cornerRadius": view.cornerRadius = try int()
             case "tag": view.tag = try int()
             case "text":
-                guard let label = view as? Label else { throw fail(value, key, "only a Label has text") }
-                label.text = try string()
+                if let field = view as? TextField {
+                    field.text = try string()
+                } else if let label = view as? Label {
+                    label.text = try string()
+                } else {
+                    throw fail(value, key, "only a Label or a TextField has text")
+                }
+            case "placeholder":
+                guard let field = view as? TextField else { throw fail(value, key, "only a TextField has a placeholder") }
+                field.placeholder = try string()
+            case "secure":
+                guard let field = view as? TextField else { throw fail(value, key, "only a TextField has secure entry") }
+                field.isSecureTextEntry = try bool()
             case "alignment":
                 guard let label = view as? Label, let a = Label.Alignment(rawValue: try string()) else {
                     throw fail(value, key, "a Label's alignment is left, center or right")

@@ -44,13 +44,40 @@ import TrellisWire
         #expect((v.subviews[1] as? Button)?.isHidden == true)
     }
 
+    @Test func textFieldsAndFootersComeFromFilesToo() throws {
+        // Issue 22: a form's fields are declared like its labels.
+        let v = try loader.load(yaml: """
+            class: View
+            subviews:
+              - class: TextField
+                identifier: name
+                placeholder: "お名前"
+                frame: [0, 0, 20, 1]
+              - class: TextField
+                identifier: password
+                text: hunter2
+                secure: true
+                frame: [0, 2, 20, 1]
+              - class: KeyCommandFooter
+                frame: [0, 4, 40, 1]
+            """, file: "Form.view.yaml")
+        let name = try #require(v.subviews[0] as? TextField)
+        #expect(name.placeholder == "お名前" && name.text.isEmpty)
+        let password = try #require(v.subviews[1] as? TextField)
+        #expect(password.isSecureTextEntry && password.text == "hunter2")
+        #expect(v.subviews[2] is KeyCommandFooter)
+    }
+
     @Test(arguments: [
         ("class: Nope", 1, "class", "unknown view class 'Nope'"),
         ("class: View\nwobble: 3", 2, "wobble", "unknown field"),
         ("class: View\nframe: [1, 2, 3]", 2, "frame", "expected [x, y, width, height]"),
         ("class: View\nframe: [0, 0, -1, 2]", 2, "frame", "cannot be negative"),
         ("class: View\nbackground: mauve", 2, "background", "unknown colour 'mauve'"),
-        ("class: View\ntext: hi", 2, "text", "only a Label has text"),
+        ("class: View\ntext: hi", 2, "text", "only a Label or a TextField has text"),
+        ("class: Label\nplaceholder: hi", 2, "placeholder", "only a TextField has a placeholder"),
+        ("class: TextField\nsecure: maybe", 2, "secure", "expected true or false"),
+        ("class: Button\nsecure: true", 2, "secure", "only a TextField has secure entry"),
         ("class: Label\nhidden: perhaps", 2, "hidden", "expected true or false"),
         ("identifier: x", 1, "class", "missing"),
         ("class: View\nsubviews: {a: 1}", 2, "subviews", "expected a list of views"),
