@@ -100,13 +100,20 @@ open class TextField: Control {
         replace(selectedRange, with: string)
     }
 
-    /// Replaces `range` with `string` and puts the cursor after it. Rebuilt as a string,
-    /// so a combining mark at the edge joins the character before it.
+    /// Replaces `range` with `string` and puts the cursor after it. The edit is
+    /// re-segmented with one character of context each side, so a combining mark at an
+    /// edge joins the character before it — without re-segmenting the whole text, which
+    /// would make every key in a field holding a huge paste cost its whole length.
     private func replace(_ range: Range<Int>, with string: String) {
         guard !range.isEmpty || !string.isEmpty else { return }
-        let before = String(characters[..<range.lowerBound]) + string
-        characters = Array(before + String(characters[range.upperBound...]))
-        cursor = min(Array(before).count, characters.count)
+        let lower = max(0, range.lowerBound - 1)
+        let upper = min(characters.count, range.upperBound + 1)
+        let head = String(characters[lower..<range.lowerBound]) + string
+        let joined = Array(head + String(characters[range.upperBound..<upper]))
+        characters.replaceSubrange(lower..<upper, with: joined)
+        // The cursor goes after what `string` became: the context before it plus the
+        // inserted text, as segmented together.
+        cursor = min(lower + Array(head).count, characters.count)
         anchor = nil
         invalidateIntrinsicContentSize()
         setNeedsDisplay()

@@ -153,6 +153,19 @@ import TrellisWire
         #expect(changes == 1)
     }
 
+    @Test func aHugePasteIsKeptAndTheFieldStaysEditableAtBothEnds() {
+        let (w, f) = field(width: 30)
+        let huge = String(repeating: "日本語とEnglish ", count: 20_000)
+        #expect(w.paste(huge) == .handled)
+        #expect(f.text.count == huge.count)
+        w.type("!")
+        w.key(.home)
+        w.key(.delete)
+        #expect(f.text.count == huge.count)
+        #expect(f.text.hasPrefix("本語と") && f.text.hasSuffix(" !"))
+        #expect(firstRow(w).hasPrefix("本語と"))
+    }
+
     @Test func editingChangedAndReturnReachTheirTargets() {
         let (w, f) = field()
         var events: [String] = []
