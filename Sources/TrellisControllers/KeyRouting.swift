@@ -64,11 +64,11 @@ extension Window {
         guard let root = rootViewController else { return .unhandled(reason: "unhandled: the window has no root controller") }
         var stamped = key
         if stamped.timestamp == 0 { stamped.timestamp = MonotonicClock.nanoseconds() }
-        route(kind: "key", from: "window", to: root.id, outcome: .delivered, reason: nil, detail: Key(key).description)
+        route(kind: "key", from: "window", to: root.id, outcome: .delivered, reason: nil, detail: Key(key).summary)
         defer { refreshKeyCommandFooters() }
         guard let reply = root.keyMessage(stamped) else { return .handled }
         let why = String(decoding: reply.payload, as: UTF8.self)
-        route(kind: "key", from: root.id, to: "window", outcome: .dropped, reason: why, detail: Key(key).description)
+        route(kind: "key", from: root.id, to: "window", outcome: .dropped, reason: why, detail: Key(key).summary)
         return .unhandled(reason: why)
     }
 

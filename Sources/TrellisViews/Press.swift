@@ -48,6 +48,16 @@ public struct Key: Hashable, Sendable, CustomStringConvertible {
         return name
     }
 
+    /// How a log line names the key: as a footer does, but a paste by its size and
+    /// other text cut at 32 characters — a key's text may be a 4 KiB piece of a paste.
+    public var summary: String {
+        if isPaste { return "paste of \(text.utf8.count) bytes" }
+        guard text.count > 32 else { return description }
+        var short = self
+        short.text = String(text.prefix(32))
+        return short.description + "… (\(text.count) characters)"
+    }
+
     static let specialNames: [KeyPress.Special: String] = [
         .enter: "Enter", .tab: "Tab", .backspace: "Backspace", .escape: "Esc", .up: "↑", .down: "↓",
         .left: "←", .right: "→", .home: "Home", .end: "End", .pageUp: "PgUp", .pageDown: "PgDn",

@@ -184,6 +184,12 @@ import TrellisWire
         #expect(window.compose().text.split(separator: "\n").last.map(String.init)?.hasPrefix("q Quit") == true)
     }
 
+    @Test func theLogNamesAPasteByItsSizeNotItsText() {
+        #expect(Key(text: String(repeating: "x", count: 4000), modifiers: .paste).summary == "paste of 4000 bytes")
+        #expect(Key(text: String(repeating: "語", count: 40)).summary == String(repeating: "語", count: 32) + "… (40 characters)")
+        #expect(Key(.f1).summary == "F1")
+    }
+
     @Test func keysAreNamedAsAFooterShowsThem() {
         #expect(Key(text: "s", modifiers: .control).description == "^S")
         #expect(Key(.tab, modifiers: .shift).description == "Shift+Tab")
