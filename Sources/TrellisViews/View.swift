@@ -105,11 +105,15 @@ open class View: Responder {
                 return
             }
             let old = view.superview
+            let oldFocus = view.focusSystem
             view.removeFromSuperview(notifying: false)
             subviews.insert(view, at: min(max(0, index), subviews.count))
             view.superview = self
             view.didMoveToSuperview()
             view.owner?.rootViewDidMove(from: old)
+            // Moved within its window it keeps focus, as in UIKit; into another tree, it
+            // left the one whose focus it may hold.
+            if let oldFocus, oldFocus !== view.focusSystem { oldFocus.subtreeWillLeave(view) }
         }
         setNeedsLayout()
         // Layout the new subview had pending before it was in this tree (a controller's
@@ -134,7 +138,8 @@ open class View: Responder {
 
     private func removeFromSuperview(notifying: Bool) {
         guard let parent = superview else { return }
-        focusSystem?.subtreeWillLeave(self)
+        // A move (`notifying` false) keeps focus if it stays in the window: `insertSubview` decides.
+        if notifying { focusSystem?.subtreeWillLeave(self) }
         parent.setNeedsDisplayEverywhere()
         parent.invalidateLayoutEngine()
         LayoutConstraint.deactivateConstraints(crossing: self)

@@ -81,6 +81,21 @@ import TrellisWire
         #expect(!a.isFocused)
     }
 
+    @Test func aFocusedViewMovedWithinTheWindowKeepsFocusAndOneMovedOutLosesIt() {
+        let w = window()
+        let left = View(frame: Rect(x: 0, y: 0, width: 20, height: 5))
+        let right = View(frame: Rect(x: 20, y: 0, width: 20, height: 5))
+        w.rootViewController!.view.addSubview(left)
+        w.rootViewController!.view.addSubview(right)
+        let a = tile("a", Rect(x: 0, y: 0, width: 5, height: 1), in: left)
+        a.becomeFirstResponder()
+        right.addSubview(a)
+        #expect(a.isFocused)
+        let elsewhere = View(frame: Rect(x: 0, y: 0, width: 20, height: 5))
+        elsewhere.addSubview(a)
+        #expect(focusedName(w) == nil)
+    }
+
     @Test func aFocusedViewThatIsHiddenLosesFocus() {
         let w = window()
         let box = View(frame: Rect(x: 0, y: 0, width: 20, height: 5))
