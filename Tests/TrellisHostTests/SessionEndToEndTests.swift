@@ -236,6 +236,15 @@ extension MultiProcessTests {
             let wide = try s.cli("screen").output.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(wide.count >= 40 && wide.contains { $0.contains("004 paging") })
 
+            // Issue 22: the tabs switch with keys, the root's commands, whichever process
+            // holds focus; a key that nothing takes is answered with the reason.
+            _ = try s.cli("key", "--special", "f3")
+            #expect(try s.cli("wait", "--controller", "Seed002", "--timeout", "10").status == 0)
+            let unhandled = try s.cli("key", "--special", "f12")
+            #expect((unhandled.output + unhandled.errors).contains("unhandled: no responder took F12"), "\(unhandled)")
+            _ = try s.cli("key", "--special", "f5")
+            #expect(try s.cli("wait", "--idle").status == 0)
+
             let tree = try s.cli("tree").output
             #expect(tree.contains("Seed004  Seed004  process") && tree.contains("h:regular"))
             #expect(try s.cli("logs", "--kind", "touch", "--controller", "Seed001").output.contains("delivered"))
