@@ -73,6 +73,46 @@ open class ScrollView: View {
         if c != contentOffset { contentOffset = c }
     }
 
+    // MARK: Keys
+
+    /// Focusable while it scrolls (as Textual's scrollable containers are), so Tab and
+    /// a click reach it and the keys below work with focus in it or inside it.
+    open override var canBecomeFocused: Bool { isScrollEnabled }
+
+    /// ↑ ↓ a row, ← → a column (a page with paging on), Page Up/Down a screen less one
+    /// row, Home/End the top and the bottom. A key that would not move the offset — the
+    /// edge is reached — goes on up the chain, to an outer scroll view or a command.
+    open override func pressesBegan(_ presses: Set<Press>) {
+        guard isScrollEnabled, let key = presses.first?.key, key.modifiers.isEmpty, scroll(for: key.special) else {
+            return super.pressesBegan(presses)
+        }
+    }
+
+    private func scroll(for special: KeyPress.Special) -> Bool {
+        let before = contentOffset
+        let o = before
+        let screen = max(1, bounds.height - 1)
+        switch special {
+        case .up: setContentOffset(Point(x: o.x, y: o.y - 1))
+        case .down: setContentOffset(Point(x: o.x, y: o.y + 1))
+        case .pageUp: setContentOffset(Point(x: o.x, y: o.y - screen))
+        case .pageDown: setContentOffset(Point(x: o.x, y: o.y + screen))
+        case .home: setContentOffset(Point(x: o.x, y: 0))
+        case .end: setContentOffset(Point(x: o.x, y: contentSize.height))
+        case .left, .right:
+            let step = special == .left ? -1 : 1
+            if isPagingEnabled {
+                scroll(toPage: currentPage + step)
+                // A page turned by a key settles at once, as a drag that ends does.
+                if contentOffset != before { didEndDragging?(self) }
+            } else {
+                setContentOffset(Point(x: o.x + step, y: o.y))
+            }
+        default: return false
+        }
+        return contentOffset != before
+    }
+
     // MARK: Dragging
 
     private var dragStart: (touch: Point, offset: Point)?
