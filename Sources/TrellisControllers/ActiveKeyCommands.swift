@@ -8,8 +8,7 @@ extension Window {
     /// responder's, which is the one that would run. Commands that are not discoverable
     /// are left out. What a footer lists, and what `trellis keys` is to print.
     public var activeKeyCommands: [KeyCommand.Summary] {
-        let focus = (rootView as? FocusHost)?.focus.focusedView
-        var responder: Responder? = focus ?? rootViewController ?? rootView
+        var responder: Responder? = focusedView ?? rootViewController ?? rootView
         var seen = Set<Key>()
         var out: [KeyCommand.Summary] = []
         while let r = responder {

@@ -24,3 +24,8 @@ public final class WindowRootView: View, FocusHost {
         else { return super.pressesBegan(presses) }
     }
 }
+
+extension Window {
+    /// The window's first responder, if any view has focus.
+    public var focusedView: View? { (rootView as? WindowRootView)?.focus.focusedView }
+}

@@ -30,7 +30,7 @@ import TrellisWire
     }
 
     var focusedName: (Window) -> String? {
-        { ($0.rootView as? FocusHost)?.focus.focusedView?.identifier }
+        { $0.focusedView?.identifier }
     }
 
     @Test func oneViewAtATimeIsFirstResponder() {
