@@ -13,11 +13,12 @@
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
 //   TrellisHost       controllers in other processes: their links, proxies and the host runtime
 //   TrellisCompositor the render server: surfaces and placements into one screen, headless or a terminal
+//   TrellisApp        an app binary's entry point: register the controller classes, get `host` and `classes`
 //   TrellisSupervisor scene files, and the supervisor that starts, restarts and stops a session
 //   TrellisClient     test clients: attach to a running session, drive it, read its screen and log
 //   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
 //   TrellisBench      what the benchmarks measure with: percentiles, the naive redraw baseline, /proc readings
-//   Services/trellis-app  the app binary: runs any registered controller as a host
+//   Services/trellis-app  the seeds app's binary: TrellisApp with the seeds' classes
 //   Services/trellis-compositor  the render server process
 //   Services/trellis  the command-line tool (up, down, ps, tree, screen, tap, wait, logs, trace, bench, …)
 import PackageDescription
@@ -36,6 +37,7 @@ let package = Package(
         .library(name: "TrellisControllers", targets: ["TrellisControllers"]),
         .library(name: "TrellisHost", targets: ["TrellisHost"]),
         .library(name: "TrellisCompositor", targets: ["TrellisCompositor"]),
+        .library(name: "TrellisApp", targets: ["TrellisApp"]),
         .library(name: "TrellisSupervisor", targets: ["TrellisSupervisor"]),
         .library(name: "TrellisClient", targets: ["TrellisClient"]),
         .executable(name: "trellis-app", targets: ["trellis-app"]),
@@ -83,6 +85,13 @@ let package = Package(
             dependencies: ["TrellisControllers", "TrellisCanvas", "TrellisTerminal", "TrellisWire", "TrellisTransport", "TrellisLog"]
         ),
         .target(
+            name: "TrellisApp",
+            dependencies: [
+                "TrellisHost", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
             name: "TrellisSupervisor",
             dependencies: [
                 "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisClient", "TrellisTerminal",
@@ -94,10 +103,7 @@ let package = Package(
         .target(name: "TrellisBench", dependencies: ["TrellisCanvas", "TrellisWire"]),
         .executableTarget(
             name: "trellis-app",
-            dependencies: [
-                "TrellisHost", "TrellisSeeds", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            dependencies: ["TrellisApp", "TrellisSeeds"],
             path: "Services/trellis-app"
         ),
         .executableTarget(
@@ -147,6 +153,7 @@ let package = Package(
             name: "TrellisSeedsTests",
             dependencies: ["TrellisSeeds", "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]
         ),
+        .testTarget(name: "TrellisAppTests", dependencies: ["TrellisApp", "TrellisControllers"]),
         .testTarget(name: "TrellisBenchTests", dependencies: ["TrellisBench", "TrellisCanvas", "TrellisWire"]),
     ],
     swiftLanguageModes: [.v6]

@@ -32,6 +32,21 @@ import Testing
         #expect(r.status == 64 && r.errors.contains(message), "\(r)")
     }
 
+    /// Issue 21: the entry point the seeds app shares with every app refuses a class it
+    /// was not handed, naming the ones it was.
+    @Test func aClassTheAppDidNotRegisterIsRefusedWithTheKnownOnes() throws {
+        let p = Process()
+        p.executableURL = try BuiltProducts.binary("trellis-app")
+        p.arguments = ["--host", "A", "--class", "Nope", "--parent", "P", "--endpoint", "ipc:///nonexistent/x.sock", "--session", "never-made"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 64 && errors.contains("--class: no controller class 'Nope' (known: DemoTabs,"), "\(errors)")
+    }
+
     @Test func theClassesAreListedForTheSupervisor() throws {
         let p = Process()
         p.executableURL = try BuiltProducts.binary("trellis-app")

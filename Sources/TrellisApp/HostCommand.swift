@@ -1,47 +1,18 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import TrellisControllers
 import TrellisHost
 import TrellisLog
-import TrellisSeeds
 import TrellisTransport
 import TrellisWire
 
-/// The app binary: every controller class of the seeds app, registered by name. Started
-/// as a host it runs one controller (and the children it keeps in its own process) for
-/// a parent in another process (issue 4; the supervisor starts it, tests start it).
-///
-/// Synchronous on purpose: an `async` main parks the main thread in `dispatchMain()`,
-/// and a host's main thread is its I/O loop, which also serves the main actor.
-@main
-struct App: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "trellis-app",
-        abstract: "The seeds app: run one of its controllers as a host, or list its classes.",
-        subcommands: [HostCommand.self, ClassesCommand.self],
-        defaultSubcommand: HostCommand.self)
-}
-
-/// `trellis-app classes`: the registered controller classes, one per line — what a
-/// supervisor checks a scene's `class:` fields against before it starts anything.
-struct ClassesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "classes", abstract: "List the controller classes, one per line.")
-
-    func run() {
-        MainActor.assumeIsolated {
-            let registry = ControllerRegistry()
-            SeedControllers.register(in: registry)
-            for name in registry.names { print(name) }
-        }
-    }
-}
-
-/// `trellis-app [host] --host ID --class NAME …` (the default).
+/// `APP [host] --host ID --class NAME …` (the default): runs one controller of the app
+/// (and the children it keeps in its own process) for a parent in another process
+/// (issue 4; the supervisor starts it, tests start it).
 struct HostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "host",
-        abstract: "Run one controller of the seeds app for a parent in another process.")
+        abstract: "Run one controller of the app for a parent in another process.")
 
     @Option(name: .customLong("host"), help: "The id of the controller to run.")
     var controllerID: String
@@ -113,7 +84,7 @@ struct HostCommand: ParsableCommand {
             Supervision.ignoreTerminalSignals()
         }
         let registry = ControllerRegistry.shared
-        SeedControllers.register(in: registry)
+        TrellisApp.registerClasses(in: registry)
         let id = ControllerID(controllerID)!
         guard registry.names.contains(className) else {
             throw ValidationError("--class: no controller class '\(className)' (known: \(registry.names.joined(separator: ", ")))")
@@ -141,7 +112,7 @@ struct HostCommand: ParsableCommand {
             // Children of this host's controllers that run elsewhere connect here.
             let children = try await RemoteChildren.bind(
                 parent: id, endpoint: try run.ipcEndpoint(controllerID), loop: loop, log: log, options: childrenOptions)
-            Lifetime.children = children
+            HostLifetime.children = children
             for name in remoteChildren {
                 registry.register(name) { childID in children.proxy(for: childID ?? ControllerID(name) ?? "child") }
             }
@@ -156,24 +127,6 @@ struct HostCommand: ParsableCommand {
             compositor: try compositor ?? run.ipcEndpoint("compositor"), loop: loop, log: log, options: parentOptions,
             compositorOptions: compositorOptions)
         // The loop now serves the links until a signal ends the process.
-        Lifetime.keep(host, log: log)
-    }
-}
-
-/// Flushes the log and exits on SIGTERM/SIGINT — off the main thread, which may be
-/// waiting for a child (docs/PROCESSES.md): nothing here needs it, and the rest of the
-/// process (the links, the controllers) has nothing that must outlive it cleanly.
-@MainActor
-enum Lifetime {
-    static var host: ChildHost?
-    static var children: RemoteChildren?
-
-    static func keep(_ host: ChildHost, log: RoutingLog) {
-        self.host = host
-        SignalEvents.onOwnQueue([SIGTERM, SIGINT]) {
-            log.flush()
-            log.close()
-            exit(0)
-        }
+        HostLifetime.keep(host, log: log)
     }
 }
