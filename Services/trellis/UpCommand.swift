@@ -39,6 +39,16 @@ struct UpCommand: AsyncParsableCommand {
         }
         let scene: Scene
         do { scene = try Scene.load(path: self.scene) } catch { throw CLIError("\(error)") }
+        guard let besideTrellis = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else {
+            throw CLIError("cannot tell where the trellis binary is, so not where trellis-compositor is")
+        }
+        // Everything a scene can be refused for is checked before its run directory is
+        // made: a refused scene leaves nothing behind (issue 21).
+        let binaries: SceneBinaries
+        do {
+            binaries = try SceneBinaries.locate(for: scene, besideTrellis: besideTrellis)
+            try binaries.checkClasses(of: scene)
+        } catch { throw CLIError("\(error)") }
         let name = session ?? Self.sessionName(for: self.scene)
         let root = runRoot ?? RunDirectory.root
         let run = try RunDirectory.create(session: name, root: root)
@@ -55,11 +65,7 @@ struct UpCommand: AsyncParsableCommand {
                 break
             }
         }
-        guard let binaries = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else {
-            throw CLIError("cannot tell where the trellis binary is, so not where trellis-app is")
-        }
         let supervisor = try Supervisor(scene: scene, run: run, binaries: binaries, headless: headless)
-        do { try supervisor.validate() } catch { throw CLIError("\(error)") }
         supervisor.progress = { line in FileHandle.standardError.write(Data("trellis: \(line)\n".utf8)) }
         SignalEvents.on([SIGINT, SIGTERM, SIGHUP]) { Task { await supervisor.stop() } }
         try supervisor.start()

@@ -38,8 +38,11 @@ public struct Scene: Equatable, Sendable {
     }
 
     public var file: String
-    /// The app binary (resolved beside `trellis` when relative).
+    /// The app binary: a path (absolute, or relative to the scene file) when it holds a
+    /// `/`, else a name looked for beside `trellis`, then on `PATH` (`SceneBinaries`).
     public var app: String
+    /// The line of `app:`, for messages; nil when the scene does not say (the default).
+    public var appLine: Int?
     public var controllers: [Controller]
     public var strategy: RestartStrategy
     /// At most this many restarts …

@@ -143,7 +143,7 @@ extension Scene {
                 embed: embed, data: data, line: item.mark?.line ?? 0, classLine: classLine ?? item.mark?.line ?? 0))
         }
         return Scene(
-            file: file, app: app, controllers: controllers, strategy: strategy, intensity: intensity, period: period, hang: hang,
+            file: file, app: app, appLine: fields["app"]?.mark?.line, controllers: controllers, strategy: strategy, intensity: intensity, period: period, hang: hang,
             size: size)
     }
 }

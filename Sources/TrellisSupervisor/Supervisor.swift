@@ -23,14 +23,14 @@ public final class Supervisor {
     public let scene: Scene
     public let run: RunDirectory
     public let headless: Bool
-    private let binaries: URL
+    private let binaries: SceneBinaries
     private let log: RoutingLog
 
     private struct Launch {
         var id: String
         var role: String
         var className: String
-        var binary: String
+        var binary: URL
         var arguments: [String]
     }
 
@@ -58,7 +58,9 @@ public final class Supervisor {
     /// Progress for people: one line per step.
     public var progress: @MainActor (String) -> Void = { _ in }
 
-    public init(scene: Scene, run: RunDirectory, binaries: URL, headless: Bool) throws {
+    /// `binaries` were found, and the scene's classes checked against the app, before
+    /// `run` was made: a scene that is refused leaves nothing behind (issue 21).
+    public init(scene: Scene, run: RunDirectory, binaries: SceneBinaries, headless: Bool) throws {
         self.scene = scene
         self.run = run
         self.binaries = binaries
@@ -86,13 +88,13 @@ public final class Supervisor {
         var launches: [Launch] = []
         for c in scene.processes.sorted(by: { depth($0) > depth($1) }) {
             launches.append(Launch(
-                id: c.id.rawValue, role: c.parent == nil ? "root" : "host", className: c.className, binary: scene.app,
+                id: c.id.rawValue, role: c.parent == nil ? "root" : "host", className: c.className, binary: binaries.app,
                 arguments: try hostArguments(c)))
         }
         var args = ["--session", run.session, "--run-root", runRoot, "--root", scene.root.id.rawValue,
                     "--size", "\(scene.size.width)x\(scene.size.height)", "--supervised", "--keys-on-stdin"]
         if headless { args.append("--headless") }
-        launches.append(Launch(id: "compositor", role: "compositor", className: "", binary: "trellis-compositor", arguments: args))
+        launches.append(Launch(id: "compositor", role: "compositor", className: "", binary: binaries.compositor, arguments: args))
         return launches
     }
 
@@ -138,41 +140,6 @@ public final class Supervisor {
         return ProcessKeys(
             own: own, parent: keys[owner(me?.parent)]?.publicKey, compositor: keys["compositor"]?.publicKey,
             children: Dictionary(uniqueKeysWithValues: children.map { (keys[$0.id.rawValue]!.publicKey, $0.id) }))
-    }
-
-    /// Checks what the scene needs before anything starts.
-    public func validate() throws(SceneError) {
-        for name in Set(plan.map(\.binary)) where !FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent(name).path) {
-            throw SceneError(file: scene.file, line: nil, field: name == scene.app ? "app" : nil,
-                             message: "\(binaries.appendingPathComponent(name).path) is not built (run `swift build`)")
-        }
-        // A misspelt class would only show as a host that exits at once, again and
-        // again, until the restart policy gives up: ask the app which classes it has.
-        let known = try appClasses()
-        for c in scene.controllers where !known.contains(c.className) {
-            throw SceneError(file: scene.file, line: c.classLine, field: "class",
-                             message: "\(scene.app) has no controller class '\(c.className)' (known: \(known.sorted().joined(separator: ", ")))")
-        }
-    }
-
-    /// `APP classes`: one registered class per line.
-    private func appClasses() throws(SceneError) -> Set<String> {
-        let p = Process()
-        p.executableURL = binaries.appendingPathComponent(scene.app)
-        p.arguments = ["classes"]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch {
-            throw SceneError(file: scene.file, line: nil, field: "app", message: "cannot run \(scene.app) classes: \(error)")
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw SceneError(file: scene.file, line: nil, field: "app",
-                             message: "\(scene.app) classes exited with status \(p.terminationStatus): is it a Trellis app binary?")
-        }
-        return Set(String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
     }
 
     // MARK: Starting
@@ -235,7 +202,7 @@ public final class Supervisor {
     private func launch(_ l: Launch) throws {
         Pulse.clear(in: run, name: l.id)
         let p = Process()
-        p.executableURL = binaries.appendingPathComponent(l.binary)
+        p.executableURL = l.binary
         p.arguments = l.arguments
         // Hosts must not write over the compositor's screen; what they print is kept.
         if l.role != "compositor" || headless {

@@ -168,8 +168,43 @@ extension MultiProcessTests {
             try s.up(scene)
             #expect(try s.waitForUpToExit() != 0)
             let line = source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("ParityChld") }! + 1
-            #expect(try s.upErrors().contains("\(scene):\(line): class: trellis-app has no controller class 'ParityChld'"))
+            // The app by the path it was found at (`.build/debug` may be a symlink).
+            let errors = try s.upErrors()
+            #expect(errors.contains("\(scene):\(line): class: /") && errors.contains("/trellis-app has no controller class 'ParityChld'"), "\(errors)")
             #expect((try? s.state()) == nil, "a supervisor started something")
+            // Issue 21: a refused scene leaves nothing behind, not even its run directory.
+            #expect(!FileManager.default.fileExists(atPath: "\(s.root)/\(s.session)"))
+        }
+
+        /// Issue 21: `app:` names an app wherever it is — here a path relative to the scene
+        /// file, to a binary neither beside `trellis` nor on PATH.
+        @Test func aSceneRunsTheAppItNamesRelativeToItself() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            let bin = "\(s.root)/app/bin"
+            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: "\(bin)/seeds", withDestinationPath: try BuiltProducts.binary("trellis-app").path)
+            let scene = try s.variant(of: "parity", named: "elsewhere") { "app: app/bin/seeds\n" + $0 }
+            try s.up(scene)
+            #expect(try s.cli("wait", "--text", "leave", "--timeout", "15").status == 0)
+            let started = try s.cli("logs", "--kind", "supervisor").output
+            #expect(started.contains("started root Container (ParityContainer)"))
+            let container = try #require(try s.state().members.first { $0.id == "Container" })
+            let command = try String(contentsOfFile: "/proc/\(container.pid)/cmdline", encoding: .utf8)
+            #expect(command.hasPrefix("\(bin)/seeds\u{0}"), "\(command)")
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
+
+        @Test func aSceneNamingAnAppThatIsNowhereSaysWhereItLooked() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            let scene = try s.variant(of: "parity", named: "noapp") { "app: no-such-app\n" + $0 }
+            try s.up(scene)
+            #expect(try s.waitForUpToExit() != 0)
+            let errors = try s.upErrors()
+            #expect(errors.contains("\(scene):1: app: no executable 'no-such-app' beside trellis (") && errors.contains("or on PATH ("), "\(errors)")
+            #expect(!FileManager.default.fileExists(atPath: "\(s.root)/\(s.session)"))
         }
 
         /// S4-1 three processes deep: the demo root, seed 004's tab bar in its own process,
