@@ -7,7 +7,12 @@ import TrellisWire
 /// `trellis tap`: a tap at a cell, or on the text the screen shows.
 struct TapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tap", abstract: "Tap at X,Y or on the first place the screen shows --text.")
+        commandName: "tap", abstract: "Tap at X,Y or on the first place the screen shows --text.",
+        discussion: """
+            Exit status: 0 when the tree handled the tap, 2 when it reached the tree and \
+            nothing handled it (no view there takes touches, no controller up the responder \
+            chain did), 1 when it could not be delivered.
+            """)
 
     @OptionGroup var options: SessionOptions
     @Argument(help: "The cell X,Y (0-based column,row).") var point: PointArgument?
@@ -32,7 +37,9 @@ struct TapCommand: AsyncParsableCommand {
 
 /// `trellis drag`: a touch that moves from one cell to another.
 struct DragCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "drag", abstract: "Drag from X,Y to X,Y.")
+    static let configuration = CommandConfiguration(
+        commandName: "drag", abstract: "Drag from X,Y to X,Y.",
+        discussion: "Exit status: 0 when handled, 2 when nothing in the tree handled it, 1 when it could not be delivered.")
 
     @OptionGroup var options: SessionOptions
     @Argument(help: "Where the touch begins, X,Y.") var from: PointArgument

@@ -9,8 +9,9 @@ struct LogsCommand: ParsableCommand {
         abstract: "Show a session's routing log: every process's lines merged by time.",
         discussion: """
             Each filter may be repeated; a line must match one value of every filter given. \
-            Lines that are not valid routing records are reported on standard error with \
-            their file and line, and skipped.
+            Heartbeat lines are left out unless --kind heartbeat or --all asks for them; \
+            --exclude-kind leaves out any other kind. Lines that are not valid routing \
+            records are reported on standard error with their file and line, and skipped.
             """
     )
 
@@ -22,6 +23,9 @@ struct LogsCommand: ParsableCommand {
     var controllers: [String] = []
     @Option(name: [.customLong("kind"), .customShort("k")], help: "Message kind (touch, appearance, …, link, heartbeat).")
     var kinds: [String] = []
+    @Option(name: [.customLong("exclude-kind"), .customShort("x")], help: "Leave out lines of this kind.")
+    var excludedKinds: [String] = []
+    @Flag(help: "Show every line, heartbeats included.") var all = false
     @Option(name: [.customLong("trace"), .customShort("t")], help: "Trace id (hex, as printed).") var traces: [String] = []
     @Option(name: [.customLong("outcome"), .customShort("o")], help: "sent, received, delivered, rejected, dropped, timeout, lost, event.")
     var outcomes: [String] = []
@@ -31,6 +35,9 @@ struct LogsCommand: ParsableCommand {
     func validate() throws {
         for o in outcomes where RoutingRecord.Outcome(rawValue: o) == nil {
             throw ValidationError("unknown outcome \(o.debugDescription); one of \(RoutingRecord.Outcome.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        for k in Set(kinds).intersection(excludedKinds) {
+            throw ValidationError("--kind \(k) and --exclude-kind \(k) together would show nothing")
         }
         for t in traces where UInt64(t, radix: 16) == nil {
             throw ValidationError("trace \(t.debugDescription) is not a hex trace id")
@@ -48,8 +55,8 @@ struct LogsCommand: ParsableCommand {
                 throw ValidationError("\(error)")
             }
         }
-        let filter = LogFilter(
-            controllers: Set(controllers), kinds: Set(kinds), traces: Set(traces.compactMap { UInt64($0, radix: 16) }),
+        let filter = LogFilter.forPeople(
+            controllers: Set(controllers), kinds: Set(kinds), excluding: Set(excludedKinds), all: all, traces: Set(traces.compactMap { UInt64($0, radix: 16) }),
             outcomes: Set(outcomes.compactMap(RoutingRecord.Outcome.init(rawValue:))))
         var reader = LogReader(directory: directory)
         var reported = 0

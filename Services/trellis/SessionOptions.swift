@@ -35,11 +35,22 @@ struct SessionOptions: ParsableArguments {
             let result = try await body(client)
             await client.close()
             return result
+        } catch let error as ClientError {
+            await client.close()
+            if case .unhandled = error {
+                FileHandle.standardError.write(Data("trellis: \(error)\n".utf8))
+                throw ExitCode(Self.unhandledStatus)
+            }
+            throw CLIError("\(error)")
         } catch {
             await client.close()
             throw CLIError("\(error)")
         }
     }
+
+    /// The exit status of `tap`, `drag` and `key` when the input reached the tree and
+    /// nothing handled it: not a failure (1), and a script may well expect it.
+    static let unhandledStatus: Int32 = 2
 }
 
 /// An error for people: printed as is, exit status 1.

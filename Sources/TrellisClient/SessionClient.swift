@@ -53,9 +53,10 @@ public actor SessionClient {
         }
         let run = found!
         let loop = IOLoop(name: "client")
-        // Each client process logs as its own host, so a tap from a test shows up in
-        // `trellis logs` as the first hop of its path.
-        let log = try RoutingLog(directory: run.logs, host: "client")
+        // Each client logs, so a tap from a test shows up in `trellis logs` as the first
+        // hop of its path; all of them in one file, since every `trellis` call is a
+        // client of its own and a file each would pile up (issue 21).
+        let log = try RoutingLog(directory: run.logs, host: "client", file: Self.logFile)
         let id = chosenID ?? ControllerID("client-\(getpid())-\(UInt16.random(in: 0...UInt16.max))")!
         let link: Link
         var options = LinkOptions()
@@ -93,6 +94,9 @@ public actor SessionClient {
             try await Task.sleep(for: .milliseconds(20))
         }
     }
+
+    /// The log file every client of a session shares, in `<run dir>/logs/`.
+    public static let logFile = "clients.jsonl"
 
     /// How long after a completed handshake an unanswered hello means the id is taken.
     static let helloPatience = Duration.seconds(2)
@@ -185,11 +189,25 @@ public actor SessionClient {
     /// A tap (began, ended) at a screen cell. Returns its trace id: `trellis trace`
     /// follows it through every hop to the frame it produced.
     @discardableResult
+    ///
+    /// A tap that reached the tree but that no view or controller handled throws
+    /// `ClientError.unhandled`: the tree is fine, the tap changed nothing.
     public func tap(at point: Point) async throws -> UInt64 {
         let trace = Self.newTrace()
-        try await touch(.began, at: point, trace: trace)
-        try await touch(.ended, at: point, trace: trace)
+        try await touches("the tap at \(point.x),\(point.y)", trace: trace, [(.began, point), (.ended, point)])
         return trace
+    }
+
+    /// Sends the phases of one touch in order. An unhandled phase does not stop the
+    /// rest — the tree must see the touch end — but makes the whole `what` unhandled.
+    private func touches(_ what: String, trace: UInt64, _ phases: [(TouchInput.Phase, Point)]) async throws {
+        var unhandled = false
+        for (phase, point) in phases {
+            do { try await touch(phase, at: point, trace: trace) } catch ClientError.unhandled {
+                unhandled = true
+            }
+        }
+        if unhandled { throw ClientError.unhandled(what, trace: trace) }
     }
 
     /// A fresh trace id, never 0 (0 means "not traced").
@@ -208,13 +226,12 @@ public actor SessionClient {
     @discardableResult
     public func drag(from: Point, to: Point, steps: Int = 8) async throws -> UInt64 {
         let trace = Self.newTrace()
-        try await touch(.began, at: from, trace: trace)
         let n = max(1, steps)
-        for i in 1...n {
-            let p = Point(x: from.x + (to.x - from.x) * i / n, y: from.y + (to.y - from.y) * i / n)
-            try await touch(.moved, at: p, trace: trace)
+        let moves = (1...n).map { i in
+            (TouchInput.Phase.moved, Point(x: from.x + (to.x - from.x) * i / n, y: from.y + (to.y - from.y) * i / n))
         }
-        try await touch(.ended, at: to, trace: trace)
+        try await touches(
+            "the drag from \(from.x),\(from.y) to \(to.x),\(to.y)", trace: trace, [(.began, from)] + moves + [(.ended, to)])
         return trace
     }
 
@@ -307,6 +324,9 @@ public actor SessionClient {
         let answer: Envelope
         do { answer = try await link.request(message, trace: trace) } catch { throw ClientError.failed("\(message.kind)", "\(error)") }
         if case .reply(let r) = answer.message, r.status != .ok {
+            // Declined without a reason: the root's answer that nothing in the tree took
+            // the input (the responder chain ended), not a failure of the session.
+            if r.status == .declined && r.payload.isEmpty { throw ClientError.unhandled("the \(message.kind)", trace: trace) }
             throw ClientError.failed("\(message.kind)", "\(r.status): \(String(decoding: r.payload, as: UTF8.self))")
         }
     }
@@ -333,6 +353,9 @@ public enum ClientError: Error, CustomStringConvertible {
     case refused(String, String)
     /// Another client is attached under this id; it keeps it.
     case idInUse(String)
+    /// The input reached the tree, and nothing there handled it: no view where it
+    /// landed takes it, and no controller up the responder chain did. What, and its trace.
+    case unhandled(String, trace: UInt64)
 
     public var description: String {
         switch self {
@@ -343,6 +366,8 @@ public enum ClientError: Error, CustomStringConvertible {
         case .failed(let what, let why): "\(what) failed: \(why)"
         case .refused(let id, let why): "the session refused client id \(id): \(why)"
         case .idInUse(let id): "client id \(id) is in use: another client is attached under it, and keeps it"
+        case .unhandled(let what, let trace):
+            "nothing handled \(what): no view there takes it and no controller up the responder chain did (trace \(TraceID.hex(trace)))"
         }
     }
 }

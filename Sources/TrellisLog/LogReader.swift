@@ -77,22 +77,50 @@ public struct LogFilter: Sendable, Equatable {
     /// Matches a record whose source, target or writing end is one of these.
     public var controllers: Set<String> = []
     public var kinds: Set<String> = []
+    /// Kinds never matched, whatever else matches.
+    public var excludedKinds: Set<String> = []
+    /// Kinds whose routine lines (sent, received, delivered) are not matched; what
+    /// went wrong with them (lost, timeout, …) still is.
+    public var quietKinds: Set<String> = []
     public var traces: Set<UInt64> = []
     public var outcomes: Set<RoutingRecord.Outcome> = []
 
+    /// What `trellis logs` keeps quiet unless asked for by `--kind` or `--all`: the
+    /// liveness traffic of every idle connection, which would otherwise be much of an
+    /// idle tree's log and hide what happened (issue 21). A peer lost for want of
+    /// heartbeats is no heartbeat: that line still shows.
+    public static let quietByDefault: Set<String> = ["heartbeat"]
+
+    static let routine: Set<RoutingRecord.Outcome> = [.sent, .received, .delivered]
+
     public init(
-        controllers: Set<String> = [], kinds: Set<String> = [], traces: Set<UInt64> = [],
-        outcomes: Set<RoutingRecord.Outcome> = []
+        controllers: Set<String> = [], kinds: Set<String> = [], excludedKinds: Set<String> = [], quietKinds: Set<String> = [],
+        traces: Set<UInt64> = [], outcomes: Set<RoutingRecord.Outcome> = []
     ) {
         self.controllers = controllers
         self.kinds = kinds
+        self.excludedKinds = excludedKinds
+        self.quietKinds = quietKinds
         self.traces = traces
         self.outcomes = outcomes
+    }
+
+    /// The filter `trellis logs` applies: `excluding` left out, and the routine lines of
+    /// `quietByDefault` too, unless `all` or `kinds` names them.
+    public static func forPeople(
+        controllers: Set<String> = [], kinds: Set<String> = [], excluding: Set<String> = [], all: Bool = false,
+        traces: Set<UInt64> = [], outcomes: Set<RoutingRecord.Outcome> = []
+    ) -> LogFilter {
+        LogFilter(
+            controllers: controllers, kinds: kinds, excludedKinds: excluding,
+            quietKinds: all ? [] : quietByDefault.subtracting(kinds), traces: traces, outcomes: outcomes)
     }
 
     public func matches(_ r: RoutingRecord) -> Bool {
         (controllers.isEmpty || controllers.contains(r.source) || controllers.contains(r.target) || controllers.contains(r.at))
             && (kinds.isEmpty || kinds.contains(r.kind))
+            && !excludedKinds.contains(r.kind)
+            && !(quietKinds.contains(r.kind) && Self.routine.contains(r.outcome))
             && (traces.isEmpty || traces.contains(r.trace))
             && (outcomes.isEmpty || outcomes.contains(r.outcome))
     }

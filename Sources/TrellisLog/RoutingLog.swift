@@ -2,7 +2,7 @@ import Foundation
 import TrellisWire
 
 /// The routing log of one process: one JSON line per record, in
-/// `<session>/logs/<host>-<pid>.jsonl`.
+/// `<session>/logs/<host>-<pid>.jsonl` (test clients: all in `clients.jsonl`).
 ///
 /// `record` is on the hot path of every link, so it only appends a value to a
 /// buffer under a lock; links record a compact `MessageEvent` (two ids and numbers)
@@ -42,12 +42,19 @@ public final class RoutingLog: @unchecked Sendable {
         stopped = true
     }
 
-    /// Opens (appending) this process's log file in `directory`, which is created 0700.
-    public init(directory: String, host: String) throws {
+    /// Opens (appending) this process's log file in `directory`, which is created 0700:
+    /// `<host>-<pid>.jsonl`, or `file` when given — a file several short-lived processes
+    /// share, such as the test clients' `clients.jsonl`, so that each `trellis tap` does
+    /// not leave a file of its own behind (issue 21). Sharing is safe because the file
+    /// is opened for appending and every batch of whole lines is one write(2).
+    public init(directory: String, host: String, file: String?) throws {
         self.host = host
+        if let file, file.isEmpty || file.contains("/") || !file.hasSuffix(".jsonl") {
+            throw RunDirectoryError.cannotCreate("\(directory)/\(file)", "a log file is a name ending in .jsonl")
+        }
         try RunDirectory.makePrivateDirectory(directory)
         let safeHost = host.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" }
-        let path = "\(directory)/\(String(safeHost))-\(getpid()).jsonl"
+        let path = "\(directory)/\(file ?? "\(String(safeHost))-\(getpid()).jsonl")"
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw RunDirectoryError.cannotCreate(path, String(cString: strerror(errno))) }
         self.fd = fd
@@ -56,6 +63,11 @@ public final class RoutingLog: @unchecked Sendable {
         thread.name = "trellis-log"
         thread.start()
         CrashFlush.register(self)
+    }
+
+    /// This process's own file, `<host>-<pid>.jsonl`.
+    public convenience init(directory: String, host: String) throws {
+        try self.init(directory: directory, host: host, file: nil)
     }
 
     /// False for `disabled`: callers on a hot path can skip building records.

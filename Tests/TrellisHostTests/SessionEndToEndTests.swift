@@ -39,6 +39,11 @@ extension MultiProcessTests {
             #expect(tree.contains("    Leaf  ParityLeaf  actor"))
             #expect(tree.contains("  Child  ParityChild  process") && tree.contains("appeared"))
 
+            // Issue 21: a tap that reaches the tree and that nothing handles says so, and
+            // exits 2 — neither success nor the 1 of a tap that could not be delivered.
+            let nothing = try s.cli("tap", "30,6")
+            #expect(nothing.status == 2 && nothing.errors.contains("nothing handled the tap at 30,6: no view there takes it"), "\(nothing)")
+
             let tapped = try s.cli("tap", "--text", "leave").output
             #expect(tapped.contains("tapped \"leave\""))
             #expect(try s.cli("wait", "--gone", "leaf", "--timeout", "10").status == 0)
@@ -65,6 +70,11 @@ extension MultiProcessTests {
             #expect(try s.state().state == "stopped")
             let callbacks = try s.cli("logs", "--json", "--kind", "callback").output
             #expect(callbacks.contains("Container.viewDidDisappear"))
+            // Issue 21: a dozen `trellis` calls, one clients' log file between them.
+            let files = try FileManager.default.contentsOfDirectory(atPath: "\(s.root)/\(s.session)/logs")
+            #expect(files.contains(SessionClient.logFile) && !files.contains { $0.hasPrefix("client-") }, "\(files)")
+            let both = try s.cli("logs", "--kind", "link", "--exclude-kind", "link")
+            #expect(both.status != 0 && both.errors.contains("would show nothing"))
         }
 
         @Test func aKilledHostIsRestartedOneForOneAndTheLogSaysWhy() async throws {

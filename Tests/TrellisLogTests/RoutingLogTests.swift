@@ -136,6 +136,52 @@ struct RoutingLogTests {
         #expect(records.filter(LogFilter(controllers: ["child0"], outcomes: [.dropped]).matches).map(\.sequence) == [0])
     }
 
+    /// Issue 21: `trellis logs` keeps heartbeats quiet unless asked, and can leave kinds out.
+    @Test("heartbeats are quiet unless asked for; a peer lost for want of them is not; any kind can be left out")
+    func quietAndExcludedKinds() {
+        func line(_ i: Int, _ kind: String, _ outcome: RoutingRecord.Outcome) -> RoutingRecord {
+            var r = sample(i, outcome: outcome)
+            r.kind = kind
+            return r
+        }
+        let records = [
+            line(0, "heartbeat", .sent), line(1, "heartbeat", .received), line(2, "touch", .delivered),
+            line(3, "heartbeat", .lost), line(4, "link", .event), line(5, "traits", .delivered),
+        ]
+        func shown(_ f: LogFilter) -> [UInt64] { records.filter(f.matches).map(\.sequence) }
+        #expect(shown(.forPeople()) == [2, 3, 4, 5])
+        #expect(shown(.forPeople(all: true)) == [0, 1, 2, 3, 4, 5])
+        #expect(shown(.forPeople(kinds: ["heartbeat"])) == [0, 1, 3])
+        #expect(shown(.forPeople(excluding: ["link", "traits"])) == [2, 3])
+        #expect(shown(.forPeople(excluding: ["heartbeat"], all: true)) == [2, 4, 5])
+    }
+
+    /// Issue 21: every `trellis` call is a client; they share one log file, not one each.
+    @Test("processes given the same log file append whole lines to it, each its own")
+    func sharedLogFile() throws {
+        let root = TemporaryRoot()
+        let run = try RunDirectory.create(session: "shared", root: root.path)
+        let first = try RoutingLog(directory: run.logs, host: "client", file: "clients.jsonl")
+        let second = try RoutingLog(directory: run.logs, host: "client", file: "clients.jsonl")
+        for i in 0..<200 {
+            (i % 2 == 0 ? first : second).record(sample(i, at: "client-\(i % 2)"))
+            if i % 50 == 0 { first.flush(); second.flush() }
+        }
+        first.close()
+        second.close()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: run.logs) == ["clients.jsonl"])
+        var reader = LogReader(directory: run.logs)
+        #expect(reader.readNew().map(\.sequence).sorted() == (0..<200).map(UInt64.init))
+        #expect(reader.malformed.isEmpty)
+    }
+
+    @Test("a shared log file is a plain name ending in .jsonl", arguments: ["", "../x.jsonl", "clients.log"])
+    func sharedLogFileNames(_ name: String) throws {
+        let root = TemporaryRoot()
+        let run = try RunDirectory.create(session: "names", root: root.path)
+        #expect(throws: RunDirectoryError.self) { _ = try RoutingLog(directory: run.logs, host: "client", file: name) }
+    }
+
     @Test("flush puts every queued record in the file; close stops taking more")
     func flushAndClose() throws {
         let root = TemporaryRoot()
