@@ -73,7 +73,7 @@ struct UpCommand: AsyncParsableCommand {
         if !headless { supervisor.progress = { _ in } }
         let up = await supervisor.waitUntilUp(timeout: .milliseconds(Int64(timeout * 1000)))
         if !up {
-            await supervisor.stop(because: "the tree did not come up within \(timeout) s")
+            await supervisor.stop(because: "the tree did not come up within \(timeout) s: \(supervisor.notUp.joined(separator: "; "))")
         } else if headless {
             FileHandle.standardError.write(Data("trellis: session \(name) is up — `trellis screen --session \(name)`, `trellis down --session \(name)`\n".utf8))
         }

@@ -67,6 +67,13 @@ public struct Scene: Equatable, Sendable {
         return current
     }
 
+    /// The process-placed controller whose process runs `c`'s parent: where `c`'s own
+    /// process, if it has one, connects. Nil for the root, whose parent is the compositor.
+    public func parentProcess(of c: Controller) -> ControllerID? {
+        guard let p = c.parent, let parent = controllers.first(where: { $0.id == p }) else { return nil }
+        return processOwner(of: parent).id
+    }
+
     /// The controllers that get their own process, parents before children.
     public var processes: [Controller] { controllers.filter { $0.placement == .process || $0.parent == nil } }
 

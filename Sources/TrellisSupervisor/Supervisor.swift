@@ -100,10 +100,16 @@ public final class Supervisor {
 
     /// A host runs `c` and the actor-placed controllers under it; it gets their data,
     /// the embed segues of all of them, and proxies for their process-placed children.
+    ///
+    /// A process-placed child connects to the process that runs its parent, as that
+    /// process's root controller: under an actor-placed parent there is no socket of the
+    /// parent's own (issue 21), and the host there hands what the child sends to its
+    /// real parent (`RemoteChildren`).
     private func hostArguments(_ c: Scene.Controller) throws -> [String] {
+        let parent = scene.parentProcess(of: c)?.rawValue ?? "compositor"
         // Throws when the socket path would not fit a Unix socket address.
-        let endpoint = try run.ipcEndpoint(c.parent?.rawValue ?? "compositor")
-        var args = ["--host", c.id.rawValue, "--class", c.className, "--parent", c.parent?.rawValue ?? "compositor",
+        let endpoint = try run.ipcEndpoint(parent)
+        var args = ["--host", c.id.rawValue, "--class", c.className, "--parent", parent,
                     "--endpoint", endpoint, "--session", run.session, "--run-root", runRoot, "--supervised",
                     "--keys-on-stdin"]
         let local = scene.controllers.filter { scene.processOwner(of: $0).id == c.id }
@@ -179,25 +185,28 @@ public final class Supervisor {
         }
     }
 
-    /// Waits until every host has said hello to its parent — the links' own log lines
-    /// (`hello … received`) — or `timeout` passes. Read from the logs, not asked: asking
-    /// (the screen, the tree) would put requests in flight while clients may already be
-    /// driving the tree, and what the screen or tree shows may rightly change under us.
+    /// Waits until the tree is up (`BringUp`: every host has said hello to its parent's
+    /// process and to the compositor, and the root's first frame reached the compositor)
+    /// or `timeout` passes; then `notUp` says what is missing.
     public func waitUntilUp(timeout: Duration = .seconds(15)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         var reader = LogReader(directory: run.logs)
-        var waiting = Set(scene.processes.map(\.id.rawValue))
+        var bringUp = BringUp(scene: scene)
         while ContinuousClock.now < deadline, !stopped {
-            for r in reader.readNew() where r.kind == "hello" && r.outcome == .received { waiting.remove(r.source) }
-            if waiting.isEmpty {
+            bringUp.read(reader.readNew())
+            if bringUp.isUp {
                 decide("the tree is up: \(plan.count) processes")
                 return true
             }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        decide("not connected within \(timeout): \(waiting.sorted().joined(separator: ", "))")
+        notUp = bringUp.missing { id in processes[id.rawValue]?.isRunning == true }
+        decide("not up within \(timeout): \(notUp.joined(separator: "; "))")
         return false
     }
+
+    /// After `waitUntilUp` gave up: what was missing, one sentence each.
+    public private(set) var notUp: [String] = []
 
     private func launch(_ l: Launch) throws {
         Pulse.clear(in: run, name: l.id)

@@ -217,6 +217,41 @@ extension MultiProcessTests {
             #expect(!FileManager.default.fileExists(atPath: "\(s.root)/\(s.session)"))
         }
 
+        /// Issue 21: a child in its own process under an actor-placed parent connects to
+        /// the process that runs its parent (it once dialled the actor's socket, which
+        /// nobody binds, while the supervisor said the tree was up), and is its parent's
+        /// child there: drawn in its viewport, tapped through it, described under it.
+        @Test func aProcessChildUnderAnActorParentConnectsAndDraws() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            let scene = "\(s.root)/actor-parent.yaml"
+            try """
+                size: 40x10
+                controllers:
+                  - id: Root
+                    class: TapRoot
+                  - id: Middle
+                    class: TapMiddle
+                    parent: Root
+                    placement: actor
+                  - id: Leaf
+                    class: TapLeaf
+                    parent: Middle
+                    placement: process
+                """.write(toFile: scene, atomically: true, encoding: .utf8)
+            try s.up(scene)
+            #expect(try s.cli("wait", "--text", "[taps 0]", "--timeout", "15").status == 0)
+            // The screen can show it a moment before the supervisor has read as much.
+            let decisions = try await s.eventually { try s.cli("logs", "--kind", "supervisor").output } until: { $0.contains("the tree is up") }
+            #expect(decisions.contains("the tree is up: 3 processes"))
+            #expect(try s.cli("tap", "--text", "[taps 0]").status == 0)
+            #expect(try s.cli("wait", "--text", "[taps 1]", "--timeout", "10").status == 0)
+            let tree = try s.cli("tree").output
+            #expect(tree.contains("  Middle  TapRelay  actor") && tree.contains("    Leaf  TapLeaf  process"), "\(tree)")
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
+
         /// S4-1 three processes deep: the demo root, seed 004's tab bar in its own process,
         /// and its first page style in a third. The grandchild is sized through two
         /// proxies and draws (a remote container's remote child was once told 0×0).
