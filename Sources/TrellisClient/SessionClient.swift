@@ -199,15 +199,17 @@ public actor SessionClient {
     }
 
     /// Sends the phases of one touch in order. An unhandled phase does not stop the
-    /// rest — the tree must see the touch end — but makes the whole `what` unhandled.
+    /// rest — the tree must see the touch end — and `what` is unhandled only if every
+    /// phase was: a view that acts on `touchesEnded` alone lets `began` go up the chain.
     private func touches(_ what: String, trace: UInt64, _ phases: [(TouchInput.Phase, Point)]) async throws {
-        var unhandled = false
+        var handled = false
         for (phase, point) in phases {
-            do { try await touch(phase, at: point, trace: trace) } catch ClientError.unhandled {
-                unhandled = true
-            }
+            do {
+                try await touch(phase, at: point, trace: trace)
+                handled = true
+            } catch ClientError.unhandled {}
         }
-        if unhandled { throw ClientError.unhandled(what, trace: trace) }
+        if !handled { throw ClientError.unhandled(what, trace: trace) }
     }
 
     /// A fresh trace id, never 0 (0 means "not traced").
