@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "TrellisApp",
             dependencies: [
-                "TrellisHost", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire",
+                "TrellisHost", "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,0 +1,23 @@
+import TrellisApp
+
+/// A count and a button that adds one to it. In its own process (dashboard.yaml): kill
+/// it and the supervisor starts it again, while the rest of the screen stays.
+final class CounterController: ViewController {
+    private var count = 0
+    private let label = Label("count: 0")
+    private let plus = Button(title: "+1")
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        view.border = .rounded
+        label.frame = Rect(x: 2, y: 1, width: 20, height: 1)
+        plus.frame = Rect(x: 2, y: 3, width: 6, height: 1)
+        plus.backgroundColor = .indexed(4)
+        plus.addAction { [unowned self] _ in
+            count += 1
+            label.text = "count: \(count)"
+        }
+        view.addSubview(label)
+        view.addSubview(plus)
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import TrellisClient
+
+/// The dashboard under its supervisor, headless, driven through `SessionClient` (issue
+/// 21): the counter counts, the log lives in its own process, and a counter killed
+/// outright comes back while the rest of the screen stays.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct DashboardTests {
+    @Test func aTapOnPlusOneCounts() async throws {
+        let session = try DashboardSession()
+        defer { session.stop() }
+        let app = try await session.attach()
+        try await app.wait(forText: "count: 0", timeout: .seconds(20))
+        try await app.tap(text: "+1")
+        try await app.tap(text: "+1")
+        try await app.wait(forText: "count: 2")
+        await app.close()
+    }
+
+    @Test func theLogShowsItsOwnLifecycleAndTaps() async throws {
+        let session = try DashboardSession()
+        defer { session.stop() }
+        let app = try await session.attach()
+        try await app.wait(forText: "viewDidAppear", timeout: .seconds(20))
+        // The log acts on touchesEnded only: the tap is handled, not reported unhandled.
+        try await app.tap(text: "viewDidAppear")
+        try await app.wait(forText: "tapped")
+        await app.close()
+    }
+
+    @Test func aCounterKilledOutrightComesBackAndTheLogStays() async throws {
+        let session = try DashboardSession()
+        defer { session.stop() }
+        let app = try await session.attach()
+        try await app.wait(forText: "count: 0", timeout: .seconds(20))
+        try await app.wait(forText: "viewDidAppear")
+        try await app.tap(text: "viewDidAppear")
+        try await app.wait(forText: "tapped")
+        let counter = try session.pid(of: "Counter")
+        kill(counter, SIGKILL)
+        try await session.until { (try? session.pid(of: "Counter")).map { $0 != counter && $0 > 0 } ?? false }
+        // The restarted counter draws again; the log's process never stopped.
+        try await app.wait(forText: "count: 0", timeout: .seconds(15))
+        #expect(try await app.screen().contains("tapped"))
+        await app.close()
+    }
+}
+
+/// One `trellis up dashboard.yaml --headless` in a private run root.
+final class DashboardSession {
+    let root = "/tmp/dashboard-test-\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
+    let session = "dash"
+    private let up: Process
+
+    /// This package's directory, where dashboard.yaml is.
+    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The `trellis` built in the Trellis checkout this package sits in, else the one on PATH.
+    static func trellis() throws -> URL {
+        let candidates = [package.appendingPathComponent("../../.build/debug/trellis").standardizedFileURL.path]
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/trellis" }
+        guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw DashboardTestError("no trellis on PATH or in ../../.build/debug: build Trellis first (`swift build` there)")
+        }
+        return URL(fileURLWithPath: found)
+    }
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        up = Process()
+        up.executableURL = try Self.trellis()
+        up.arguments = ["up", Self.package.appendingPathComponent("dashboard.yaml").path, "--headless",
+                        "--session", session, "--run-root", root]
+        up.standardOutput = FileHandle.nullDevice
+        up.standardError = FileHandle.nullDevice
+        try up.run()
+    }
+
+    func attach() async throws -> SessionClient {
+        try await SessionClient.attach(session: session, root: root, timeout: .seconds(20))
+    }
+
+    /// The pid the supervisor recorded for `id` (0 while it is restarting).
+    func pid(of id: String) throws -> Int32 {
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(root)/\(session)/session.json"))
+        let state = try JSONDecoder().decode(State.self, from: data)
+        guard let member = state.members.first(where: { $0.id == id }) else { throw DashboardTestError("no \(id) in session.json") }
+        return member.pid
+    }
+
+    private struct State: Decodable {
+        struct Member: Decodable { let id: String; let pid: Int32 }
+        let members: [Member]
+    }
+
+    /// Polls `condition` for up to 15 s.
+    func until(_ condition: () throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            if try condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw DashboardTestError("timed out")
+    }
+
+    /// SIGTERM to the supervisor stops the tree in order; then the run root goes.
+    func stop() {
+        if up.isRunning { up.terminate() }
+        up.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: root)
+    }
+}
+
+struct DashboardTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
