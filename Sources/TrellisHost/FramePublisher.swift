@@ -29,7 +29,7 @@ final class FramePublisher {
     init(link: Link, window: Window) {
         self.link = link
         self.window = window
-        ViewChanges.observe(by: self) { [unowned self] in self.setNeedsFrame() }
+        ViewChanges.observe(by: self) { [weak self] in self?.setNeedsFrame() }
     }
 
     isolated deinit {
