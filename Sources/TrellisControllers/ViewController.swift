@@ -43,6 +43,8 @@ open class ViewController: Responder, ViewOwner {
 
     public func loadViewIfNeeded() {
         guard loadedView == nil else { return }
+        // A restarted process's state, before the view that shows it is made.
+        StateRestoration.restore(self)
         loadView()
         if loadedView == nil { install(View()) }
         performEmbedSegues()
@@ -63,6 +65,15 @@ open class ViewController: Responder, ViewOwner {
     }
 
     open func viewDidLoad() {}
+
+    /// Saves what this controller must keep across a restart of its process into
+    /// `coder`; called at the end of a turn in which `setNeedsStateSave()` was called
+    /// (docs/LIFECYCLE.md, "State restoration"). The default saves nothing.
+    open func encodeRestorableState(with coder: RestorationCoder) {}
+
+    /// Takes back what `encodeRestorableState(with:)` saved, after a restart of this
+    /// controller's process, just before its view loads. The default does nothing.
+    open func decodeRestorableState(with coder: RestorationCoder) {}
 
     // MARK: - Embed segues (scene files)
 
