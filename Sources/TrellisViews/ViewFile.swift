@@ -187,6 +187,16 @@ public final class ViewFileLoader {
                     throw fail(value, key, "a Label's alignment is left, center or right")
                 }
                 label.alignment = a
+            case "lines":
+                guard let label = view as? Label else { throw fail(value, key, "only a Label has lines") }
+                let n = try int()
+                guard n >= 0 else { throw fail(value, key, "lines cannot be negative (0: as many as the text needs)") }
+                label.numberOfLines = n
+            case "lineBreak":
+                guard let label = view as? Label, let mode = LineBreakMode(rawValue: try string()) else {
+                    throw fail(value, key, "a Label's lineBreak is one of \(LineBreakMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                label.lineBreakMode = mode
             case "title":
                 guard let button = view as? Button else { throw fail(value, key, "only a Button has a title") }
                 button.title = try string()

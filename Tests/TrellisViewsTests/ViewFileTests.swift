@@ -60,7 +60,13 @@ import TrellisWire
                 frame: [0, 2, 20, 1]
               - class: KeyCommandFooter
                 frame: [0, 4, 40, 1]
+              - class: Label
+                text: "長い説明文"
+                lines: 0
+                lineBreak: byTruncatingTail
             """, file: "Form.view.yaml")
+        let note = try #require(v.subviews[3] as? Label)
+        #expect(note.numberOfLines == 0 && note.lineBreakMode == .byTruncatingTail)
         let name = try #require(v.subviews[0] as? TextField)
         #expect(name.placeholder == "お名前" && name.text.isEmpty)
         let password = try #require(v.subviews[1] as? TextField)
@@ -76,6 +82,9 @@ import TrellisWire
         ("class: View\nbackground: mauve", 2, "background", "unknown colour 'mauve'"),
         ("class: View\ntext: hi", 2, "text", "only a Label or a TextField has text"),
         ("class: Label\nplaceholder: hi", 2, "placeholder", "only a TextField has a placeholder"),
+        ("class: Label\nlines: -1", 2, "lines", "cannot be negative"),
+        ("class: Button\nlines: 2", 2, "lines", "only a Label has lines"),
+        ("class: Label\nlineBreak: sideways", 2, "lineBreak", "one of byWordWrapping, byCharWrapping, byClipping, byTruncatingTail"),
         ("class: TextField\nsecure: maybe", 2, "secure", "expected true or false"),
         ("class: Button\nsecure: true", 2, "secure", "only a TextField has secure entry"),
         ("class: Label\nhidden: perhaps", 2, "hidden", "expected true or false"),
