@@ -17,21 +17,19 @@ import TrellisWire
 /// responder chain, so Tab still moves focus and a controller's commands still work.
 @MainActor
 open class TextField: Control {
-    /// The text, as grapheme clusters: index i is the i-th character a person sees.
-    private var characters: [Character] = []
-    /// The cursor: a position between characters, 0…count.
-    public private(set) var cursor = 0
-    /// The other end of the selection while one is being made with Shift.
-    private var anchor: Int?
+    /// The text, the cursor and the selection.
+    public private(set) var buffer = TextBuffer()
+    /// A position between characters, 0…count.
+    public var cursor: Int { buffer.cursor }
     /// The first character shown: the field scrolls sideways to keep the cursor in view.
     public private(set) var firstVisible = 0
+    private var characters: [Character] { buffer.characters }
 
+    /// Setting it puts the cursor at the end and sends no `.editingChanged`, as in UIKit.
     public var text: String {
-        get { String(characters) }
+        get { buffer.text }
         set {
-            characters = Array(newValue)
-            cursor = characters.count
-            anchor = nil
+            buffer.text = newValue
             invalidateIntrinsicContentSize()
             setNeedsDisplay()
         }
@@ -44,12 +42,8 @@ open class TextField: Control {
     public var isSecureTextEntry = false { didSet { setNeedsDisplay() } }
 
     /// The selected characters; empty (at the cursor) when nothing is selected.
-    public var selectedRange: Range<Int> {
-        guard let anchor else { return cursor..<cursor }
-        return min(anchor, cursor)..<max(anchor, cursor)
-    }
-
-    public var selectedText: String { String(characters[selectedRange]) }
+    public var selectedRange: Range<Int> { buffer.selectedRange }
+    public var selectedText: String { buffer.selectedText }
 
     public required init(frame: Rect = .zero) { super.init(frame: frame) }
 
@@ -75,77 +69,42 @@ open class TextField: Control {
 
     /// Moves the cursor to `position` (clamped), extending the selection when `selecting`.
     public func moveCursor(to position: Int, selecting: Bool = false) {
-        let target = min(max(0, position), characters.count)
-        if selecting {
-            if anchor == nil { anchor = cursor }
-        } else {
-            anchor = nil
-        }
-        cursor = target
-        if anchor == cursor { anchor = nil }
+        buffer.moveCursor(to: position, selecting: selecting)
         setNeedsDisplay()
     }
 
     /// Selects the characters in `range` (clamped), the cursor at its end.
     public func select(_ range: Range<Int>) {
-        let lower = min(max(0, range.lowerBound), characters.count)
-        let upper = min(max(lower, range.upperBound), characters.count)
-        anchor = lower == upper ? nil : lower
-        cursor = upper
+        buffer.select(range)
         setNeedsDisplay()
     }
 
     /// Replaces the selection (or inserts at the cursor) with `string`, as one edit.
     public func insert(_ string: String) {
-        replace(selectedRange, with: string)
+        edited(buffer.insert(string))
     }
 
-    /// Replaces `range` with `string` and puts the cursor after it. The edit is
-    /// re-segmented with one character of context each side, so a combining mark at an
-    /// edge joins the character before it — without re-segmenting the whole text, which
-    /// would make every key in a field holding a huge paste cost its whole length.
-    private func replace(_ range: Range<Int>, with string: String) {
-        guard !range.isEmpty || !string.isEmpty else { return }
-        let lower = max(0, range.lowerBound - 1)
-        let upper = min(characters.count, range.upperBound + 1)
-        let head = String(characters[lower..<range.lowerBound]) + string
-        let joined = Array(head + String(characters[range.upperBound..<upper]))
-        characters.replaceSubrange(lower..<upper, with: joined)
-        // The cursor goes after what `string` became: the context before it plus the
-        // inserted text, as segmented together.
-        cursor = min(lower + Array(head).count, characters.count)
-        anchor = nil
+    /// Deletes the selection if there is one, else from the cursor to `position`.
+    private func delete(to position: Int) {
+        edited(buffer.delete(to: position))
+    }
+
+    private func edited(_ changed: Bool) {
+        guard changed else { return }
         invalidateIntrinsicContentSize()
         setNeedsDisplay()
         sendActions(for: .editingChanged)
     }
 
-    /// Deletes the selection if there is one, else from the cursor to `position`.
-    private func delete(to position: Int) {
-        let range = selectedRange.isEmpty ? min(cursor, position)..<max(cursor, position) : selectedRange
-        replace(range.clamped(to: 0..<characters.count), with: "")
-    }
-
-    /// The start of the word before `position`: back over non-word characters, then over
-    /// word characters (letters and digits; a run of kana or kanji is one word).
+    /// Word moves and deletions: a secure field's text is one word, revealing nothing
+    /// of its structure.
     func wordStart(before position: Int) -> Int {
-        if isSecureTextEntry { return 0 }
-        var i = position
-        while i > 0, !Self.isWord(characters[i - 1]) { i -= 1 }
-        while i > 0, Self.isWord(characters[i - 1]) { i -= 1 }
-        return i
+        isSecureTextEntry ? 0 : buffer.wordStart(before: position)
     }
 
-    /// The end of the word after `position`, as readline's forward-word.
     func wordEnd(after position: Int) -> Int {
-        if isSecureTextEntry { return characters.count }
-        var i = position
-        while i < characters.count, !Self.isWord(characters[i]) { i += 1 }
-        while i < characters.count, Self.isWord(characters[i]) { i += 1 }
-        return i
+        isSecureTextEntry ? characters.count : buffer.wordEnd(after: position)
     }
-
-    private static func isWord(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
 
     // MARK: Keys
 
