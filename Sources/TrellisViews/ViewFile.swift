@@ -27,6 +27,7 @@ public final class ViewFileLoader {
     private var classes: [String: View.Type] = [
         "View": View.self, "Label": Label.self, "Button": Button.self,
         "ScrollView": ScrollView.self, "PageControl": PageControl.self, "TextField": TextField.self,
+        "TextView": TextView.self,
         "KeyCommandFooter": KeyCommandFooter.self,
     ]
     private var loading: [String] = []
@@ -171,11 +172,16 @@ public final class ViewFileLoader {
             case "text":
                 if let field = view as? TextField {
                     field.text = try string()
+                } else if let textView = view as? TextView {
+                    textView.text = try string()
                 } else if let label = view as? Label {
                     label.text = try string()
                 } else {
-                    throw fail(value, key, "only a Label or a TextField has text")
+                    throw fail(value, key, "only a Label, a TextField or a TextView has text")
                 }
+            case "editable":
+                guard let textView = view as? TextView else { throw fail(value, key, "only a TextView is editable or not") }
+                textView.isEditable = try bool()
             case "placeholder":
                 guard let field = view as? TextField else { throw fail(value, key, "only a TextField has a placeholder") }
                 field.placeholder = try string()

@@ -60,12 +60,17 @@ import TrellisWire
                 frame: [0, 2, 20, 1]
               - class: KeyCommandFooter
                 frame: [0, 4, 40, 1]
+              - class: TextView
+                text: "読むだけ"
+                editable: false
               - class: Label
                 text: "長い説明文"
                 lines: 0
                 lineBreak: byTruncatingTail
             """, file: "Form.view.yaml")
-        let note = try #require(v.subviews[3] as? Label)
+        let reader = try #require(v.subviews[3] as? TextView)
+        #expect(reader.text == "読むだけ" && !reader.isEditable)
+        let note = try #require(v.subviews[4] as? Label)
         #expect(note.numberOfLines == 0 && note.lineBreakMode == .byTruncatingTail)
         let name = try #require(v.subviews[0] as? TextField)
         #expect(name.placeholder == "お名前" && name.text.isEmpty)
@@ -80,7 +85,8 @@ import TrellisWire
         ("class: View\nframe: [1, 2, 3]", 2, "frame", "expected [x, y, width, height]"),
         ("class: View\nframe: [0, 0, -1, 2]", 2, "frame", "cannot be negative"),
         ("class: View\nbackground: mauve", 2, "background", "unknown colour 'mauve'"),
-        ("class: View\ntext: hi", 2, "text", "only a Label or a TextField has text"),
+        ("class: View\ntext: hi", 2, "text", "only a Label, a TextField or a TextView has text"),
+        ("class: Label\neditable: false", 2, "editable", "only a TextView is editable or not"),
         ("class: Label\nplaceholder: hi", 2, "placeholder", "only a TextField has a placeholder"),
         ("class: Label\nlines: -1", 2, "lines", "cannot be negative"),
         ("class: Button\nlines: 2", 2, "lines", "only a Label has lines"),
