@@ -14,17 +14,14 @@ public struct BringUp: Sendable {
     public private(set) var waiting: [ControllerID: Set<String>] = [:]
     public private(set) var rootComposed = false
     private let scene: Scene
+    /// The `at` of the compositor's end of the hosts' links (a host's end is its own id).
+    private static let compositor = "compositor"
 
     public init(scene: Scene) {
         self.scene = scene
         for c in scene.processes {
-            waiting[c.id] = [scene.parentProcess(of: c)?.rawValue ?? ChildEnd.compositor, ChildEnd.compositor]
+            waiting[c.id] = [scene.parentProcess(of: c)?.rawValue ?? Self.compositor, Self.compositor]
         }
-    }
-
-    /// The ids a link end logs as `at`: a host's own id, or the compositor's.
-    enum ChildEnd {
-        static let compositor = "compositor"
     }
 
     public var isUp: Bool { rootComposed && waiting.values.allSatisfy(\.isEmpty) }
@@ -34,7 +31,7 @@ public struct BringUp: Sendable {
             guard let source = ControllerID(r.source) else { continue }
             if r.kind == "hello" && r.outcome == .received {
                 waiting[source]?.remove(r.at)
-            } else if r.kind == "frame" && r.outcome == .delivered && r.at == ChildEnd.compositor && source == scene.root.id {
+            } else if r.kind == "frame" && r.outcome == .delivered && r.at == Self.compositor && source == scene.root.id {
                 rootComposed = true
             }
         }
@@ -52,7 +49,7 @@ public struct BringUp: Sendable {
             }
             let parentProcess = scene.parentProcess(of: c)
             for end in ends.sorted() {
-                if end == ChildEnd.compositor {
+                if end == Self.compositor {
                     why.append("\(c.id) has not said hello to the compositor")
                 } else if let parent = c.parent, parent.rawValue != end {
                     why.append("\(c.id) has not said hello to its parent \(parent), an actor in process \(end)")
