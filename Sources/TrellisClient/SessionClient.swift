@@ -44,7 +44,16 @@ public actor SessionClient {
         let deadline = ContinuousClock.now + timeout
         var found: RunDirectory?
         while found == nil {
-            do { found = try RunDirectory.find(session: session, root: root) } catch {
+            do {
+                let newest = try RunDirectory.find(session: session, root: root)
+                // Unnamed, the newest session is meant; one that has ended is not it while
+                // a `trellis up` started a moment ago has yet to make its own (issue 21).
+                if session == nil, Self.hasEnded(newest), ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                    continue
+                }
+                found = newest
+            } catch {
                 // Waiting cannot make someone else's directory ours.
                 if case RunDirectoryError.notPrivate = error { throw ClientError.noSession("\(error)") }
                 guard ContinuousClock.now < deadline else { throw ClientError.noSession("\(error)") }
@@ -93,6 +102,13 @@ public actor SessionClient {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    /// Whether `run`'s supervisor has stopped the session or is gone; a session whose
+    /// state cannot be read (not written yet, say) has not ended.
+    static func hasEnded(_ run: RunDirectory) -> Bool {
+        guard let state = try? SessionState.read(from: run) else { return false }
+        return state.state == "stopped" || [.notRunning, .anotherProcess].contains(state.supervisorVerdict)
     }
 
     /// The log file every client of a session shares, in `<run dir>/logs/`.

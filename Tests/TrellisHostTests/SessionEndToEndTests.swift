@@ -252,6 +252,23 @@ extension MultiProcessTests {
             #expect(try s.waitForUpToExit() == 0)
         }
 
+        /// Issue 21: a client that names no session, started right after `trellis up &`,
+        /// attaches to the session being started — not to the newest run directory of
+        /// one that has stopped, which is all there is for a moment.
+        @Test func anUnnamedClientWaitsForTheSessionBeingStartedNotAStoppedOne() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            let old = try RunDirectory.create(session: "stopped-before", root: s.root)
+            try SessionState(supervisor: 1, scene: "old.yaml", state: "stopped", members: []).write(to: old)
+            try s.up("deploy/scenes/parity.yaml")
+            let app = try await SessionClient.attach(root: s.root, timeout: .seconds(20))
+            #expect(await app.run.session == s.session)
+            try await app.wait(forText: "leave", timeout: .seconds(15))
+            await app.close()
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
+
         /// S4-1 three processes deep: the demo root, seed 004's tab bar in its own process,
         /// and its first page style in a third. The grandchild is sized through two
         /// proxies and draws (a remote container's remote child was once told 0×0).
