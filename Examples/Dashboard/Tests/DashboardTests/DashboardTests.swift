@@ -73,12 +73,18 @@ final class DashboardSession {
         up.arguments = ["up", Self.package.appendingPathComponent("dashboard.yaml").path, "--headless",
                         "--session", session, "--run-root", root]
         up.standardOutput = FileHandle.nullDevice
-        up.standardError = FileHandle.nullDevice
+        _ = FileManager.default.createFile(atPath: "\(root)/up.err", contents: nil)
+        up.standardError = FileHandle(forWritingAtPath: "\(root)/up.err")
         try up.run()
     }
 
+    /// Attaches to the session; if `trellis up` gave up instead, says what it printed
+    /// (a scene it refused, an app it could not find).
     func attach() async throws -> SessionClient {
-        try await SessionClient.attach(session: session, root: root, timeout: .seconds(20))
+        do { return try await SessionClient.attach(session: session, root: root, timeout: .seconds(20)) } catch {
+            let printed = (try? String(contentsOfFile: "\(root)/up.err", encoding: .utf8)) ?? ""
+            throw DashboardTestError("\(error)\ntrellis up \(up.isRunning ? "is running" : "has exited"); it printed:\n\(printed)")
+        }
     }
 
     /// The pid the supervisor recorded for `id` (0 while it is restarting).
