@@ -152,7 +152,7 @@ public final class Supervisor {
 
     /// Starts every process of the plan, in order.
     public func start() throws {
-        decide("starting \(plan.count) processes for \(scene.file) in \(run.path)")
+        decide("starting \(plan.count) processes for \(scene.file) in \(run.path), app \(binaries.app.path)")
         for l in plan { try launch(l) }
         state = "running"
         writeState()

@@ -198,7 +198,7 @@ extension MultiProcessTests {
             try s.up(scene)
             #expect(try s.cli("wait", "--text", "leave", "--timeout", "15").status == 0)
             let started = try s.cli("logs", "--kind", "supervisor").output
-            #expect(started.contains("started root Container (ParityContainer)"))
+            #expect(started.contains("app \(bin)/seeds") && started.contains("started root Container (ParityContainer)"))
             let container = try #require(try s.state().members.first { $0.id == "Container" })
             let command = try String(contentsOfFile: "/proc/\(container.pid)/cmdline", encoding: .utf8)
             #expect(command.hasPrefix("\(bin)/seeds\u{0}"), "\(command)")
