@@ -11,6 +11,8 @@ struct AppCommand: ParsableCommand {
         CommandConfiguration(
             commandName: CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "trellis-app",
             abstract: "A Trellis app: run one of its controllers as a host, or list its classes.",
+            // Someone who runs the binary by hand is most likely looking for this.
+            discussion: "A scene file runs the app: `trellis up SCENE.yaml`, whose `app:` names this binary (docs/GUIDE.md).",
             subcommands: [HostCommand.self, ClassesCommand.self],
             defaultSubcommand: HostCommand.self)
     }
