@@ -76,8 +76,9 @@ extension ViewController {
 extension ViewController {
     /// Writes a lifecycle callback to the routing log (kind `callback`, the callback in
     /// `detail`): merged across processes by time, these lines are the ordered callback
-    /// log the placement-parity tests compare.
-    func logCallback(_ name: @autoclosure () -> String) {
+    /// log the placement-parity tests compare. Public so that a controller can put what it
+    /// saw in a callback — the size an alongside block saw — in the same ordered log.
+    public func logCallback(_ name: @autoclosure () -> String) {
         // Proxies stand for controllers that log their own callbacks in their own process.
         guard !(self is RemoteController), !(self is ParentProxy) else { return }
         (window ?? deliveringWindow)?.route(kind: "callback", from: id, to: id, outcome: .event, reason: nil, detail: "\(id).\(name())")

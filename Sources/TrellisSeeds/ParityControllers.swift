@@ -12,17 +12,21 @@ import TrellisWire
 @MainActor
 public final class ParityContainer: ViewController {
     public let registry: ControllerRegistry
+    /// The class of the child it embeds, always as "Child": `ParityChild`, or a container
+    /// of its own (`ParityTabs`) for the nested scenarios.
+    public let childClass: String
     public private(set) var child: ViewController?
     public private(set) var requestsAnswered: [String] = []
 
-    public init(registry: ControllerRegistry, id: ControllerID = "Container") {
+    public init(registry: ControllerRegistry, id: ControllerID = "Container", childClass: String = "ParityChild") {
         self.registry = registry
+        self.childClass = childClass
         super.init(id: id)
     }
 
     public override func viewWillAppear(_ animated: Bool) {
         super.viewWillAppear(animated)
-        guard child == nil, let c = registry.make("ParityChild", id: "Child") else { return }
+        guard child == nil, let c = registry.make(childClass, id: "Child") else { return }
         child = c
         addChild(c)
         view.addSubview(c.view)
@@ -71,5 +75,111 @@ public final class ParityLeaf: ViewController {
         let label = Label("leaf")
         label.frame = Rect(x: 0, y: 0, width: 4, height: 1)
         view.addSubview(label)
+    }
+}
+
+/// A tab bar controller over a navigation controller (`ParityNavigation`) and a `ParityStep` made by name as "TabB" — so the nested scenarios have
+/// a container in another process with children of its own, and the laziness scenario can
+/// place a tab that is not selected in another process.
+@MainActor
+public final class ParityTabs: TabBarController {
+    public let registry: ControllerRegistry
+
+    public init(registry: ControllerRegistry, id: ControllerID? = nil) {
+        self.registry = registry
+        super.init(id: id)
+    }
+
+    public override func viewDidLoad() {
+        super.viewDidLoad()
+        let navigation = ParityNavigation(registry: registry)
+        navigation.title = "nav"
+        guard let second = registry.make("ParityStep", id: "TabB") else { return }
+        second.title = "B"
+        viewControllers = [navigation, second]
+    }
+
+    public override func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {
+        logSizeTransition(to: size, with: coordinator)
+        super.viewWillTransition(to: size, with: coordinator)
+    }
+}
+
+/// A navigation controller whose root is a `ParityStep` ("NavRoot") and which pushes a
+/// new `ParityStep` ("Pushed1", "Pushed2" …) when a step below asks for `push`. Its slide is
+/// long enough for a test to act while it runs (rule 8, a resize during the animation).
+@MainActor
+public final class ParityNavigation: NavigationController {
+    private var pushes = 0
+
+    public init(registry: ControllerRegistry, id: ControllerID = "Nav") {
+        super.init(rootViewController: ParityStep(id: "NavRoot"), registry: registry, id: id)
+        slideDuration = 0.5
+    }
+
+    public override func handle(_ request: Request, from child: ViewController) -> Reply? {
+        guard request.name == "push" else { return super.handle(request, from: child) }
+        pushes += 1
+        return push(ParityStep(id: ControllerID("Pushed\(pushes)")!), animated: true)
+            ? Reply(status: .ok) : Reply(status: .declined)
+    }
+
+    public override func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {
+        logSizeTransition(to: size, with: coordinator)
+        super.viewWillTransition(to: size, with: coordinator)
+    }
+}
+
+/// A leaf that says in the callback log what the parity scenarios compare beyond UIKit's
+/// callbacks: why it appears or disappears (the movement flags), the size it has when it
+/// has appeared, and its size transitions. Its "push" button asks up for a push.
+@MainActor
+public final class ParityStep: ViewController {
+    public override func viewDidLoad() {
+        super.viewDidLoad()
+        let push = Button(title: "push")
+        push.identifier = "push"
+        push.frame = Rect(x: 1, y: 1, width: 6, height: 1)
+        push.addAction { [unowned self] _ in self.sendRequest("push") }
+        view.addSubview(push)
+    }
+
+    public override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        logMovement()
+    }
+
+    public override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        logCallback("size \(view.bounds.width)×\(view.bounds.height)")
+    }
+
+    public override func viewWillDisappear(_ animated: Bool) {
+        super.viewWillDisappear(animated)
+        logMovement()
+    }
+
+    public override func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {
+        logSizeTransition(to: size, with: coordinator)
+        super.viewWillTransition(to: size, with: coordinator)
+    }
+
+    private func logMovement() {
+        if isMovingToParent { logCallback("isMovingToParent") }
+        if isMovingFromParent { logCallback("isMovingFromParent") }
+    }
+}
+
+extension ViewController {
+    /// Logs the transition and, alongside it and after it, the size the view has then: the
+    /// order of every participant's blocks and the sizes they see are what the size
+    /// parity scenario compares (issue 23).
+    func logSizeTransition(to size: Size, with coordinator: TransitionCoordinator) {
+        logCallback("viewWillTransition(to: \(size.width)×\(size.height))")
+        coordinator.animate(alongsideTransition: { [unowned self] _ in
+            self.logCallback("alongside \(self.view.bounds.width)×\(self.view.bounds.height)")
+        }, completion: { [unowned self] _ in
+            self.logCallback("transition completed \(self.view.bounds.width)×\(self.view.bounds.height)")
+        })
     }
 }

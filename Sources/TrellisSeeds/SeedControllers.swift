@@ -16,6 +16,8 @@ public enum SeedControllers {
         registry.register("ParityContainer") { [unowned registry] id in ParityContainer(registry: registry, id: id ?? "Container") }
         registry.register("ParityChild") { id in ParityChild(id: id) }
         registry.register("ParityLeaf") { id in ParityLeaf(id: id) }
+        registry.register("ParityTabs") { [unowned registry] id in ParityTabs(registry: registry, id: id) }
+        registry.register("ParityStep") { id in ParityStep(id: id) }
 
         // The benchmarks' trees (BenchControllers.swift): root → middle → leaf for latency,
         // a grid of tiles for scale.

@@ -15,22 +15,28 @@ enum ChildPlacement: String, CaseIterable, CustomStringConvertible {
     var description: String { rawValue }
 }
 
-/// A container shown in a window, with its child placed as asked; the callback log is
-/// read back from the routing log files of every process, merged by time.
+/// A tree shown in a window, with one of its controllers placed as asked; the callback log
+/// is read back from the routing log files of every process, merged by time.
 @MainActor
 final class ParityRun {
     let placement: ChildPlacement
     let run: RunDirectory
     let log: RoutingLog
     let window: Window
-    let container: ParityContainer
+    let root: ViewController
+    var container: ParityContainer { root as! ParityContainer }
     var childProcess: Process?
     var remote: RemoteChildren?
     /// Serves the main actor, as a host's loop does: the container's calls to its child
     /// wait by running it (`Switchboard`).
     let loop = IOLoop(mainQueueNamed: "parity-test")
 
-    init(_ placement: ChildPlacement) async throws {
+    /// `root` is made with the run's registry; the controller its tree asks the registry for
+    /// as `placed` (class and id) is the one placed, and `parent` is its parent's id.
+    init(
+        _ placement: ChildPlacement, root makeRoot: (ControllerRegistry) -> ViewController = { ParityContainer(registry: $0) },
+        placed: (className: String, id: ControllerID) = ("ParityChild", "Child"), parent: ControllerID = "Container"
+    ) async throws {
         self.placement = placement
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-parity-\(getpid())").path
         try RunDirectory.makePrivateDirectory(root)
@@ -38,27 +44,38 @@ final class ParityRun {
         log = try RoutingLog(directory: run.logs, host: "test")
         window = Window(size: Size(width: 40, height: 12), log: log, host: "test")
         let registry = ControllerRegistry()
-        container = ParityContainer(registry: registry)
+        SeedControllers.register(in: registry)
+        self.root = makeRoot(registry)
         switch placement {
         case .sameProcess:
-            SeedControllers.register(in: registry)
+            break
         case .ownProcess:
-            let endpoint = try run.ipcEndpoint("Container")
-            let remote = try await RemoteChildren.bind(parent: "Container", endpoint: endpoint, loop: loop, log: log)
+            let endpoint = try run.ipcEndpoint(parent.rawValue)
+            let remote = try await RemoteChildren.bind(parent: parent, endpoint: endpoint, loop: loop, log: log)
             self.remote = remote
-            registry.register("ParityChild") { id in remote.proxy(for: id ?? "Child") }
+            registry.register(placed.className) { id in remote.proxy(for: id ?? placed.id) }
             let p = Process()
             p.executableURL = try BuiltProducts.binary("trellis-app")
             p.arguments = [
-                "--host", "Child", "--class", "ParityChild", "--parent", "Container", "--endpoint", endpoint,
+                "--host", placed.id.rawValue, "--class", placed.className, "--parent", parent.rawValue, "--endpoint", endpoint,
                 "--session", run.session, "--run-root", root,
             ]
             try p.run()
             childProcess = p
-            let connected = await remote.waitForChild("Child")
+            let connected = await remote.waitForChild(placed.id)
             #expect(connected, "the child host did not connect within 10 s")
         }
-        window.rootViewController = container
+        window.rootViewController = self.root
+    }
+
+    /// Lets an animation run to its end: the window's animator is ticked, as a host's
+    /// frames tick its own, meanwhile serving the links.
+    func settle(seconds: Double = 0.8) async {
+        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < end {
+            try? await Task.sleep(for: .milliseconds(20))
+            window.tick()
+        }
     }
 
     /// Every `callback` line of every process of this run, in time order.
@@ -123,6 +140,94 @@ extension MultiProcessTests {
             ]
             #expect(logs[.sameProcess] == expected)
             #expect(logs[.ownProcess] == logs[.sameProcess])
+        }
+
+        // MARK: - Issue 23: containers, swaps, resizes and laziness in every placement
+
+        /// Container ▸ Tabs ▸ (Nav ▸ NavRoot, TabB), Tabs placed: a container in another
+        /// process with children of its own.
+        static let nested = (
+            root: { (r: ControllerRegistry) -> ViewController in ParityContainer(registry: r, childClass: "ParityTabs") },
+            placed: (className: "ParityTabs", id: ControllerID("Child")))
+        // Where the nested tree's controls are in the 40×12 window: Tabs fills the
+        // container but for a cell each side; the navigation bar is its first row, the tab
+        // bar its last; NavRoot's (and a pushed step's) "push" button is at (1, 1) in it.
+        static let push = Point(x: 2, y: 3), back = Point(x: 3, y: 1)
+        static let firstTab = Point(x: 5, y: 10), secondTab = Point(x: 25, y: 10)
+
+        /// Runs `scenario` on a fresh tree in every placement and expects the same callback
+        /// log from each; returns the log of the same-process run, for the scenario's own checks.
+        func sameLogInEveryPlacement(
+            root: (ControllerRegistry) -> ViewController, placed: (className: String, id: ControllerID),
+            parent: ControllerID = "Container", _ scenario: (ParityRun) async throws -> Void
+        ) async throws -> [String] {
+            var logs: [ChildPlacement: [String]] = [:]
+            for placement in ChildPlacement.allCases {
+                let run = try await ParityRun(placement, root: root, placed: placed, parent: parent)
+                run.window.makeKeyAndVisible()
+                try await scenario(run)
+                logs[placement] = await run.callbacks()
+                await run.stop()
+            }
+            let same = logs[.sameProcess] ?? [], own = logs[.ownProcess] ?? []
+            if let i = same.indices.first(where: { $0 >= own.count || same[$0] != own[$0] }) ?? (same.count < own.count ? same.count : nil) {
+                Issue.record("""
+                    the logs differ from line \(i):
+                    same process: \(same[min(i, same.count)...].prefix(12).joined(separator: ", "))
+                    own process:  \(own[min(i, own.count)...].prefix(12).joined(separator: ", "))
+                    """)
+            }
+            return same
+        }
+
+        /// Whether `lines` occur in `log` in this order (others may come between).
+        func inOrder(_ log: [String], _ lines: String...) -> Bool {
+            var rest = log[...]
+            for line in lines {
+                guard let i = rest.firstIndex(of: line) else { return false }
+                rest = rest[(i + 1)...]
+            }
+            return true
+        }
+
+        /// Nested containers, a push and a pop, two tab switches: the swap orders of
+        /// LIFECYCLE.md ("The order of a swap") and the movement flags, in every placement.
+        @Test(.timeLimit(.minutes(1)))
+        func nestedContainersPushPopAndSwitchTabsAlike() async throws {
+            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed) { run in
+                run.window.tap(at: Self.push)
+                await run.settle()
+                run.window.tap(at: Self.back)
+                await run.settle()
+                run.window.tap(at: Self.secondTab)
+                run.window.tap(at: Self.firstTab)
+            }
+            // Push: the covered controller first in both phases; the pushed one is moving to its parent.
+            #expect(inOrder(log, "NavRoot.viewWillDisappear", "Pushed1.viewWillAppear", "Pushed1.isMovingToParent",
+                            "NavRoot.viewDidDisappear", "Pushed1.viewDidAppear", "Pushed1.didMove(toParent: Nav)"))
+            // Pop: the popped one first, moving from its parent.
+            #expect(inOrder(log, "Pushed1.willMove(toParent: nil)", "Pushed1.viewWillDisappear", "Pushed1.isMovingFromParent",
+                            "NavRoot.viewWillAppear", "Pushed1.viewDidDisappear", "NavRoot.viewDidAppear", "Pushed1.didMove(toParent: nil)"))
+            // Tab switches: the new tab's will first, the old tab's did first; TabB loads on first selection.
+            #expect(inOrder(log, "Pushed1.didMove(toParent: nil)", "TabB.viewDidLoad", "TabB.viewWillAppear", "Nav.viewWillDisappear",
+                            "Nav.viewDidDisappear", "TabB.viewDidAppear",
+                            "Nav.viewWillAppear", "TabB.viewWillDisappear", "TabB.viewDidDisappear", "Nav.viewDidAppear"))
+        }
+
+        /// Rule 8: a tab switched away while its push slides takes the pushed controller with
+        /// it, and the tab coming back brings it back — across the process boundary too.
+        @Test(.timeLimit(.minutes(1)))
+        func aTabSwitchedAwayMidPushTakesThePushedControllerWithIt() async throws {
+            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed) { run in
+                run.window.tap(at: Self.push)
+                run.window.tap(at: Self.secondTab)
+                await run.settle()
+                run.window.tap(at: Self.firstTab)
+            }
+            #expect(inOrder(log, "Pushed1.viewWillAppear", "TabB.viewWillAppear", "Nav.viewWillDisappear", "Pushed1.viewWillDisappear",
+                            "Nav.viewDidDisappear", "Pushed1.viewDidDisappear", "TabB.viewDidAppear",
+                            "Nav.viewWillAppear", "Pushed1.viewWillAppear", "Nav.viewDidAppear", "Pushed1.viewDidAppear"))
+            #expect(!inOrder(log, "TabB.viewWillAppear", "NavRoot.viewWillAppear"), "the covered root stays covered")
         }
     }
 }
