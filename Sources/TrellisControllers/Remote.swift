@@ -32,10 +32,13 @@ public final class RemoteController: ViewController {
         super.init(id: id)
     }
 
+    /// The viewport; the real child loads its own view now, as an in-process child would
+    /// on the parent's first access — a tab on its first selection (issue 23).
     public override func loadView() {
         let v = View()
         v.identifier = id.rawValue
         view = v
+        forward(.request(Request(name: ProcessChildRequest.loadView)))
     }
 
     @discardableResult
@@ -62,14 +65,23 @@ public final class RemoteController: ViewController {
 
     public override func didReceiveMemoryWarning() { forward(.memoryWarning) }
 
+    /// The child's tree joins this transition: it hears the will now, its alongside blocks
+    /// run where this proxy's place among `coordinator`'s is (where an in-process child
+    /// registers its own), its completions with the others'; its new size comes from
+    /// layout, as an in-process child's frame does. One coordinator for the whole tree,
+    /// and no second transition for the same resize (issue 23).
     public override func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {
-        sentSize = size
-        forward(.sizeTransition(SizeTransition(
+        let transition = SizeTransition(
             width: UInt32(max(0, size.width)), height: UInt32(max(0, size.height)),
-            durationMilliseconds: UInt32(max(0, coordinator.duration * 1000)))))
+            durationMilliseconds: UInt32(max(0, coordinator.duration * 1000)))
+        forward(.request(Request(name: ProcessChildRequest.sizeTransition, payload: ProcessChildRequest.payload(transition))))
+        coordinator.animate(
+            alongsideTransition: { [weak self] _ in self?.forward(.request(Request(name: ProcessChildRequest.alongside))) },
+            completion: { [weak self] _ in self?.forward(.request(Request(name: ProcessChildRequest.complete))) })
     }
 
-    /// The viewport's size is the child's size: tell it whenever layout changes it.
+    /// The viewport's size is the child's size: tell it whenever layout changes it — a
+    /// `size` message, which lays the child out and is no transition of its own.
     public override func viewDidLayoutSubviews() {
         super.viewDidLayoutSubviews()
         let size = view.bounds.size

@@ -110,26 +110,45 @@ public final class Window {
         guard newSize != size else { return }
         guard size != .zero else {
             // The first size is not a transition: nothing was laid out before it.
-            size = newSize
-            rootView.frame = Rect(origin: .zero, size: newSize)
-            if drivesRoot { rootViewController?.applyTraits(traits) }
-            rootViewController?.viewIfLoaded?.frame = rootView.bounds
-            rootView.layoutIfNeeded()
+            take(newSize)
             return
         }
-        let coordinator = TransitionCoordinator(size: newSize, duration: 0)
+        let coordinator = beginSizeTransition(to: newSize, duration: 0)
+        take(newSize)
+        coordinator.runAlongside()
+        completeSizeTransition(coordinator)
+    }
+
+    /// The first step of a size transition: `viewWillTransition(to:with:)` down the tree,
+    /// whose blocks wait on the coordinator returned. A host whose parent is in another
+    /// process runs the steps as its parent's transition reaches them (`ChildHost`).
+    public func beginSizeTransition(to newSize: Size, duration: Double) -> TransitionCoordinator {
+        let coordinator = TransitionCoordinator(size: newSize, duration: duration)
         if let root = rootViewController {
             route(kind: "size", from: "window", to: root.id, outcome: .delivered, reason: nil)
             root.pendingCoordinator = coordinator
             root.viewWillTransition(to: newSize, with: coordinator)
             root.pendingCoordinator = nil
         }
+        return coordinator
+    }
+
+    /// Takes `newSize` and lays the tree out at it, with the traits that follow when this
+    /// window drives its root — no transition: a host's viewport resized by its parent's
+    /// layout, as an in-process child's frame is.
+    public func take(_ newSize: Size) {
         size = newSize
         rootView.frame = Rect(origin: .zero, size: newSize)
         if drivesRoot { rootViewController?.applyTraits(traits) }
         rootViewController?.viewIfLoaded?.frame = rootView.bounds
         rootView.layoutIfNeeded()
-        coordinator.runAlongside()
+    }
+
+    /// Runs the blocks registered to run alongside `coordinator`'s transition.
+    public func runAlongside(_ coordinator: TransitionCoordinator) { coordinator.runAlongside() }
+
+    /// The last step: layout again, after the alongside blocks, then the completions.
+    public func completeSizeTransition(_ coordinator: TransitionCoordinator) {
         rootView.layoutIfNeeded()
         coordinator.complete()
     }

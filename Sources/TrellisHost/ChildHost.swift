@@ -12,10 +12,14 @@ import TrellisWire
 ///
 /// Every message from the parent is delivered to the controller as the parent's own
 /// process would deliver it to an in-process child, and acknowledged once handled.
-/// A child in another process always fills its viewport: its view is loaded and put
-/// into the proxy's view just before the first message after adoption that needs it —
-/// `didMove(toParent:)`, an appearance, a size or a touch — which is where a container
-/// following UIKit's pattern (addChild, add the view, didMove) loads it in one process.
+/// A child in another process always fills its viewport. Its view loads when the parent
+/// first accesses the viewport (`ProcessChildRequest.loadView`), where an in-process
+/// child's would — a tab's on its first selection, not at `didMove(toParent:)`; an
+/// appearance, a size or a touch before that (a restarted child's) loads it too.
+///
+/// A size transition of the parent's reaches the controller in steps, as the parent's
+/// coordinator reaches them (`ProcessChildRequest`): the will, the `size` its viewport's
+/// layout gives, the alongside blocks, the completions — one transition for the tree.
 @MainActor
 public final class ChildHost {
     public let controller: ViewController
@@ -25,6 +29,8 @@ public final class ChildHost {
     /// The link frames go out on: the parent link when the parent is the compositor.
     public private(set) var compositorLink: Link?
     private var publisher: FramePublisher?
+    /// The parent's size transition this host's tree takes part in, until it completes.
+    private var sizeTransition: TransitionCoordinator?
 
     /// The compositor's controller id on every link.
     public static let compositorID: ControllerID = "compositor"
@@ -128,16 +134,37 @@ public final class ChildHost {
             controller.viewIfLoaded?.removeFromSuperview()
             proxy.release(controller)
             return controller.handleMessage(message, from: proxy)
-        case .containment:
-            embedView()
-            return controller.handleMessage(message, from: proxy)
         case .sizeTransition(let s):
             let size = Size(width: Int(s.width), height: Int(s.height))
             guard size.isSurfaceSize else {
                 return Reply(status: .failed, payload: Array("size \(size) is more than \(Size.surfaceCells) cells".utf8))
             }
             embedView()
-            window.resize(to: size)
+            // The root's is the terminal's resize, a transition of its own; any other host's
+            // is its viewport's new size, laid out (a transition, if any, came as requests).
+            if window.rootViewController === controller { window.resize(to: size) } else { window.take(size) }
+            return nil
+        case .request(let r) where r.name == ProcessChildRequest.loadView:
+            embedView()
+            return nil
+        case .request(let r) where r.name == ProcessChildRequest.sizeTransition:
+            guard let s = ProcessChildRequest.sizeTransition(from: r.payload) else {
+                return Reply(status: .failed, payload: Array("a size transition's payload is its width, height and duration".utf8))
+            }
+            let size = Size(width: Int(s.width), height: Int(s.height))
+            guard size.isSurfaceSize else {
+                return Reply(status: .failed, payload: Array("size \(size) is more than \(Size.surfaceCells) cells".utf8))
+            }
+            // One the parent began and never finished (it was lost meanwhile) ends first.
+            if let unfinished = sizeTransition { window.completeSizeTransition(unfinished) }
+            sizeTransition = window.beginSizeTransition(to: size, duration: Double(s.durationMilliseconds) / 1000)
+            return nil
+        case .request(let r) where r.name == ProcessChildRequest.alongside:
+            if let t = sizeTransition { window.runAlongside(t) }
+            return nil
+        case .request(let r) where r.name == ProcessChildRequest.complete:
+            if let t = sizeTransition { window.completeSizeTransition(t) }
+            sizeTransition = nil
             return nil
         case .appearance, .touch:
             embedView()

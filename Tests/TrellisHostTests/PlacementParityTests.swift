@@ -229,5 +229,40 @@ extension MultiProcessTests {
                             "Nav.viewWillAppear", "Pushed1.viewWillAppear", "Nav.viewDidAppear", "Pushed1.viewDidAppear"))
             #expect(!inOrder(log, "TabB.viewWillAppear", "NavRoot.viewWillAppear"), "the covered root stays covered")
         }
+
+        /// Issue 23: a size transition has one coordinator for the whole tree — every
+        /// participant's alongside blocks run once, parents first, after the tree has been
+        /// laid out at the new size — and a resize during a push is laid out when it ends
+        /// (LIFECYCLE.md, "Size transitions", "A resize during an animation is never lost").
+        @Test(.timeLimit(.minutes(1)))
+        func aResizeHasOneCoordinatorForTheWholeTreeInEveryPlacement() async throws {
+            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed) { run in
+                run.window.resize(to: Size(width: 50, height: 14))
+                run.window.tap(at: Self.push)
+                run.window.resize(to: Size(width: 44, height: 12))
+                await run.settle()
+            }
+            let sizes = log.filter { $0.contains("Transition") || $0.contains("alongside") || $0.contains("completed") }
+            #expect(sizes.prefix(9) == [
+                "Child.viewWillTransition(to: 50×14)", "Nav.viewWillTransition(to: 50×14)", "NavRoot.viewWillTransition(to: 50×14)",
+                "Child.alongside 48×12", "Nav.alongside 48×11", "NavRoot.alongside 48×10",
+                "Child.transition completed 48×12", "Nav.transition completed 48×11", "NavRoot.transition completed 48×10",
+            ])
+            #expect(log.filter { $0.hasPrefix("NavRoot.viewWillTransition") }.count == 2, "one transition per resize")
+            #expect(inOrder(log, "Pushed1.viewWillAppear", "Child.viewWillTransition(to: 44×12)", "Pushed1.size 42×8"))
+        }
+
+        /// Issue 23: a tab in another process loads its view when an in-process one would —
+        /// on its first selection — not when it becomes a child.
+        @Test(.timeLimit(.minutes(1)))
+        func aTabLoadsItsViewOnFirstSelectionInEveryPlacement() async throws {
+            let log = try await sameLogInEveryPlacement(
+                root: { ParityTabs(registry: $0, id: "Tabs") }, placed: (className: "ParityStep", id: "TabB"), parent: "Tabs"
+            ) { run in
+                #expect(run.root.children.count == 2)
+                run.window.tap(at: Point(x: 30, y: 11))
+            }
+            #expect(inOrder(log, "TabB.didMove(toParent: Tabs)", "Tabs.viewDidAppear", "TabB.viewDidLoad", "TabB.viewWillAppear"))
+        }
     }
 }

@@ -1,0 +1,33 @@
+import TrellisCanvas
+import TrellisWire
+
+/// What a parent asks of a child in another process where, in one process, its own code
+/// would reach into the child: the child's view, loaded on first access, and the child's
+/// part of a size transition the parent runs. Sent as reserved requests (docs/PROTOCOL.md
+/// §5.7) at exactly the moment the in-process child would be reached, so the callback log
+/// is the same in both placements by construction (issue 23).
+public enum ProcessChildRequest {
+    /// The parent accessed the child's view for the first time: the child loads its own
+    /// view now (`loadView`, `viewDidLoad`), not when it becomes a child.
+    public static let loadView = "load-view"
+    /// A size transition reaches the child: its tree hears `viewWillTransition(to:with:)`
+    /// and registers its blocks on a coordinator kept until the parent's runs them. The
+    /// payload is the size and duration (`SizeTransition`'s fields, big-endian u32 each).
+    /// The child's new size comes as the `size` message its viewport's layout sends.
+    public static let sizeTransition = "size-transition"
+    /// The parent's coordinator reached the child's place among its alongside blocks.
+    public static let alongside = "size-alongside"
+    /// The parent's coordinator completes: the child lays out and runs its completions.
+    public static let complete = "size-complete"
+
+    static func payload(_ s: SizeTransition) -> [UInt8] {
+        [s.width, s.height, s.durationMilliseconds].flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
+    }
+
+    /// The size transition a `sizeTransition` request carries; nil if malformed.
+    public static func sizeTransition(from payload: [UInt8]) -> SizeTransition? {
+        guard payload.count == 12 else { return nil }
+        let v = (0..<3).map { i in payload[(4 * i)..<(4 * i + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+        return SizeTransition(width: v[0], height: v[1], durationMilliseconds: v[2])
+    }
+}
