@@ -19,7 +19,7 @@ extension ViewController {
             window?.route(kind: message.kind.name, from: id, to: target.id, outcome: .delivered, reason: nil, detail: message.summary)
         }
         let previous = target.deliveringWindow
-        target.deliveringWindow = window
+        target.deliveringWindow = loggingWindow
         let answer = target.receive(message, from: self)
         target.deliveringWindow = previous
         if let answer {
@@ -81,7 +81,7 @@ extension ViewController {
     public func logCallback(_ name: @autoclosure () -> String) {
         // Proxies stand for controllers that log their own callbacks in their own process.
         guard !(self is RemoteController), !(self is ParentProxy) else { return }
-        (window ?? deliveringWindow)?.route(kind: "callback", from: id, to: id, outcome: .event, reason: nil, detail: "\(id).\(name())")
+        (loggingWindow ?? deliveringWindow)?.route(kind: "callback", from: id, to: id, outcome: .event, reason: nil, detail: "\(id).\(name())")
     }
 }
 

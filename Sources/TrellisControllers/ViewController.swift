@@ -238,6 +238,16 @@ open class ViewController: Responder, ViewOwner {
         return c.hostingWindow
     }
     weak var hostingWindow: Window?
+    /// The window this controller was root of until it was taken out: a tree that left its
+    /// window still runs callbacks (a transition that ends, a removal), and they go to that
+    /// window's log, as a child process's go to its own whatever its parent does.
+    weak var formerWindow: Window?
+    /// Where this controller's callbacks are logged: its window's, else its tree's last.
+    var loggingWindow: Window? {
+        var c: ViewController = self
+        while let p = c.parent { c = p }
+        return c.hostingWindow ?? c.formerWindow
+    }
     /// The sender's window while a message is being delivered: a controller not yet in a
     /// tree (hearing `willMove(toParent:)`) still logs its callbacks where the sender does.
     weak var deliveringWindow: Window?

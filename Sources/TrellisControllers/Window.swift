@@ -43,6 +43,7 @@ public final class Window {
                 }
                 old.viewIfLoaded?.removeFromSuperview()
                 old.hostingWindow = nil
+                old.formerWindow = self
             }
             guard let root = rootViewController else { return }
             precondition(root.parent == nil, "the root controller \(root.id) has a parent")

@@ -34,6 +34,25 @@ public final class ParityContainer: ViewController {
         c.didMove(toParent: self)
     }
 
+    /// Replaces the child with a new `ParityStep` ("Other") by `transition(from:to:…)`
+    /// over `duration` (S3-4): the new one hears each phase first.
+    public func swapChild(duration: Double) {
+        guard let old = child else { return }
+        let new = ParityStep(id: "Other")
+        old.willMove(toParent: nil)
+        addChild(new)
+        new.view.frame = old.view.frame
+        do {
+            try transition(from: old, to: new, duration: duration, animations: nil) { _ in
+                old.removeFromParent()
+                new.didMove(toParent: self)
+            }
+            child = new
+        } catch {
+            View.diagnostics("\(id): \(error)")
+        }
+    }
+
     /// Swaps the child out (S2-4's order), at the child's request.
     public override func handle(_ request: Request, from child: ViewController) -> Reply? {
         requestsAnswered.append(request.name)

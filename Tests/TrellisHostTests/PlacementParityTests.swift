@@ -264,5 +264,54 @@ extension MultiProcessTests {
             }
             #expect(inOrder(log, "TabB.didMove(toParent: Tabs)", "Tabs.viewDidAppear", "TabB.viewDidLoad", "TabB.viewWillAppear"))
         }
+
+        /// `transition(from:to:)` (S3-4) from a child in another process to one in this
+        /// process: the new one hears each phase first ("The order of a swap"), and the old
+        /// one's whole tree disappears with it.
+        @Test(.timeLimit(.minutes(1)))
+        func aTransitionFromAContainerInAnotherProcessIsTheSameInEveryPlacement() async throws {
+            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed) { run in
+                run.container.swapChild(duration: 0.3)
+                await run.settle(seconds: 0.6)
+            }
+            #expect(inOrder(log, "Child.willMove(toParent: nil)", "Other.willMove(toParent: Container)",
+                            "Other.viewWillAppear", "Child.viewWillDisappear", "Nav.viewWillDisappear", "NavRoot.viewWillDisappear",
+                            "Other.viewDidAppear", "Child.viewDidDisappear", "Nav.viewDidDisappear", "NavRoot.viewDidDisappear",
+                            "Child.didMove(toParent: nil)", "Other.didMove(toParent: Container)"))
+        }
+
+        /// Rule 8: the container taken out of the window while its `transition(from:to:)`
+        /// runs — the one coming in is cancelled to disappeared, the one going out (in
+        /// another process, with its tree) finishes disappearing, and no did comes after.
+        @Test(.timeLimit(.minutes(1)))
+        func aContainerLeavingTheWindowMidTransitionTakesBothChildrenWithIt() async throws {
+            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed) { run in
+                run.container.swapChild(duration: 0.3)
+                run.window.rootViewController = nil
+                await run.settle(seconds: 0.6)
+            }
+            #expect(inOrder(log, "Other.viewWillAppear", "Child.viewWillDisappear", "Container.viewWillDisappear",
+                            "Child.viewDidDisappear"))
+            #expect(log.last(where: { $0.hasPrefix("Other.view") }) == "Other.viewDidDisappear")
+            #expect(!log.contains("Other.viewDidAppear"))
+            #expect(log.suffix(2) == ["Child.didMove(toParent: nil)", "Other.didMove(toParent: Container)"])
+        }
+
+        /// An override set for a child in another process reaches its whole tree there, and
+        /// goes with the child: removed, it is dropped (LIFECYCLE.md, "Traits").
+        @Test(.timeLimit(.minutes(1)))
+        func aTraitOverrideForAChildInAnotherProcessReachesItsTreeAndLeavesWithIt() async throws {
+            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed) { run in
+                guard let child = run.container.child else { return }
+                run.container.setOverrideTraitCollection(TraitCollection(userInterfaceStyle: .light), forChild: child)
+                child.willMove(toParent: nil)
+                child.view.removeFromSuperview()
+                child.removeFromParent()
+                #expect(run.container.overrideTraitCollection(forChild: child) == nil)
+            }
+            let changes = log.drop { $0 != "NavRoot.size 38×8" }.filter { $0.hasSuffix("traitCollectionDidChange") }
+            #expect(changes == ["Child.traitCollectionDidChange", "Nav.traitCollectionDidChange",
+                                "NavRoot.traitCollectionDidChange", "TabB.traitCollectionDidChange"])
+        }
     }
 }
