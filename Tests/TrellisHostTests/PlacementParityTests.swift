@@ -11,8 +11,13 @@ import TrellisWire
 /// Where the container's child runs. The conformance scenarios run against every
 /// placement that exists and must produce the same ordered callback log.
 enum ChildPlacement: String, CaseIterable, CustomStringConvertible {
-    case sameProcess, ownProcess
+    /// The placed controller in its own process, and a child it makes by name in a third:
+    /// a process under a process.
+    case sameProcess, ownProcess, processChain
     var description: String { rawValue }
+
+    /// The placements a tree can run in: a chain needs a grandchild to place.
+    static func all(chaining grandchild: Bool) -> [ChildPlacement] { grandchild ? allCases : [.sameProcess, .ownProcess] }
 }
 
 /// A tree shown in a window, with one of its controllers placed as asked; the callback log
@@ -25,7 +30,7 @@ final class ParityRun {
     let window: Window
     let root: ViewController
     var container: ParityContainer { root as! ParityContainer }
-    var childProcess: Process?
+    var processes: [Process] = []
     var remote: RemoteChildren?
     /// Serves the main actor, as a host's loop does: the container's calls to its child
     /// wait by running it (`Switchboard`).
@@ -35,7 +40,8 @@ final class ParityRun {
     /// as `placed` (class and id) is the one placed, and `parent` is its parent's id.
     init(
         _ placement: ChildPlacement, root makeRoot: (ControllerRegistry) -> ViewController = { ParityContainer(registry: $0) },
-        placed: (className: String, id: ControllerID) = ("ParityChild", "Child"), parent: ControllerID = "Container"
+        placed: (className: String, id: ControllerID) = ("ParityChild", "Child"), parent: ControllerID = "Container",
+        grandchild: (className: String, id: ControllerID)? = nil
     ) async throws {
         self.placement = placement
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-parity-\(getpid())").path
@@ -49,23 +55,49 @@ final class ParityRun {
         switch placement {
         case .sameProcess:
             break
-        case .ownProcess:
+        case .ownProcess, .processChain:
             let endpoint = try run.ipcEndpoint(parent.rawValue)
             let remote = try await RemoteChildren.bind(parent: parent, endpoint: endpoint, loop: loop, log: log)
             self.remote = remote
             registry.register(placed.className) { id in remote.proxy(for: id ?? placed.id) }
-            let p = Process()
-            p.executableURL = try BuiltProducts.binary("trellis-app")
-            p.arguments = [
+            var arguments = [
                 "--host", placed.id.rawValue, "--class", placed.className, "--parent", parent.rawValue, "--endpoint", endpoint,
                 "--session", run.session, "--run-root", root,
             ]
-            try p.run()
-            childProcess = p
-            let connected = await remote.waitForChild(placed.id)
-            #expect(connected, "the child host did not connect within 10 s")
+            if placement == .processChain, let grandchild {
+                arguments += ["--remote-child", grandchild.className]
+                try launch([
+                    "--host", grandchild.id.rawValue, "--class", grandchild.className, "--parent", placed.id.rawValue,
+                    "--endpoint", try run.ipcEndpoint(placed.id.rawValue), "--session", run.session, "--run-root", root,
+                ])
+            }
+            try launch(arguments)
+            let childConnected = await remote.waitForChild(placed.id)
+            #expect(childConnected, "the child host did not connect within 10 s")
+            if placement == .processChain, let grandchild {
+                #expect(await connected(grandchild.id, to: placed.id), "the grandchild host did not connect within 10 s")
+            }
         }
         window.rootViewController = self.root
+    }
+
+    private func launch(_ arguments: [String]) throws {
+        let p = Process()
+        p.executableURL = try BuiltProducts.binary("trellis-app")
+        p.arguments = arguments
+        try p.run()
+        processes.append(p)
+    }
+
+    /// Whether `child` connected to `parent`'s host within 10 s, as that host's log says.
+    private func connected(_ child: ControllerID, to parent: ControllerID) async -> Bool {
+        var reader = LogReader(directory: run.logs)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if reader.readNew().contains(where: { $0.kind == "link" && $0.reason == "peer \(child) connected" }) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
     }
 
     /// Lets an animation run to its end: the window's animator is ticked, as a host's
@@ -95,7 +127,7 @@ final class ParityRun {
     }
 
     func stop() async {
-        if let p = childProcess, p.isRunning {
+        for p in processes where p.isRunning {
             p.terminate()
             p.waitUntilExit()
         }
@@ -114,7 +146,7 @@ extension MultiProcessTests {
         @Test(.timeLimit(.minutes(1)))
         func theCallbackLogIsTheSameInEveryPlacement() async throws {
             var logs: [ChildPlacement: [String]] = [:]
-            for placement in ChildPlacement.allCases {
+            for placement in ChildPlacement.all(chaining: false) {
                 let run = try await ParityRun(placement)
                 run.window.makeKeyAndVisible()
                 // A tap on the child's "leave" button: the request travels up to the container,
@@ -148,7 +180,8 @@ extension MultiProcessTests {
         /// process with children of its own.
         static let nested = (
             root: { (r: ControllerRegistry) -> ViewController in ParityContainer(registry: r, childClass: "ParityTabs") },
-            placed: (className: "ParityTabs", id: ControllerID("Child")))
+            placed: (className: "ParityTabs", id: ControllerID("Child")),
+            grandchild: (className: "ParityStep", id: ControllerID("TabB")))
         // Where the nested tree's controls are in the 40×12 window: Tabs fills the
         // container but for a cell each side; the navigation bar is its first row, the tab
         // bar its last; NavRoot's (and a pushed step's) "push" button is at (1, 1) in it.
@@ -159,22 +192,25 @@ extension MultiProcessTests {
         /// log from each; returns the log of the same-process run, for the scenario's own checks.
         func sameLogInEveryPlacement(
             root: (ControllerRegistry) -> ViewController, placed: (className: String, id: ControllerID),
-            parent: ControllerID = "Container", _ scenario: (ParityRun) async throws -> Void
+            parent: ControllerID = "Container", grandchild: (className: String, id: ControllerID)? = nil,
+            _ scenario: (ParityRun) async throws -> Void
         ) async throws -> [String] {
             var logs: [ChildPlacement: [String]] = [:]
-            for placement in ChildPlacement.allCases {
-                let run = try await ParityRun(placement, root: root, placed: placed, parent: parent)
+            for placement in ChildPlacement.all(chaining: grandchild != nil) {
+                let run = try await ParityRun(placement, root: root, placed: placed, parent: parent, grandchild: grandchild)
                 run.window.makeKeyAndVisible()
                 try await scenario(run)
                 logs[placement] = await run.callbacks()
                 await run.stop()
             }
-            let same = logs[.sameProcess] ?? [], own = logs[.ownProcess] ?? []
-            if let i = same.indices.first(where: { $0 >= own.count || same[$0] != own[$0] }) ?? (same.count < own.count ? same.count : nil) {
+            let same = logs[.sameProcess] ?? []
+            for (placement, other) in logs where placement != .sameProcess {
+                guard let i = same.indices.first(where: { $0 >= other.count || same[$0] != other[$0] })
+                    ?? (same.count < other.count ? same.count : nil) else { continue }
                 Issue.record("""
                     the logs differ from line \(i):
-                    same process: \(same[min(i, same.count)...].prefix(12).joined(separator: ", "))
-                    own process:  \(own[min(i, own.count)...].prefix(12).joined(separator: ", "))
+                    sameProcess: \(same[min(i, same.count)...].prefix(12).joined(separator: ", "))
+                    \(placement): \(other[min(i, other.count)...].prefix(12).joined(separator: ", "))
                     """)
             }
             return same
@@ -194,14 +230,18 @@ extension MultiProcessTests {
         /// LIFECYCLE.md ("The order of a swap") and the movement flags, in every placement.
         @Test(.timeLimit(.minutes(1)))
         func nestedContainersPushPopAndSwitchTabsAlike() async throws {
-            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed) { run in
+            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed, grandchild: Self.nested.grandchild) { run in
                 run.window.tap(at: Self.push)
                 await run.settle()
                 run.window.tap(at: Self.back)
                 await run.settle()
                 run.window.tap(at: Self.secondTab)
+                // With the tab of the process chain shown, a resize reaches three processes.
+                run.window.resize(to: Size(width: 44, height: 12))
                 run.window.tap(at: Self.firstTab)
             }
+            #expect(inOrder(log, "TabB.viewWillTransition(to: 44×12)", "Child.alongside 42×10", "TabB.alongside 42×9",
+                            "Child.transition completed 42×10", "TabB.transition completed 42×9"))
             // Push: the covered controller first in both phases; the pushed one is moving to its parent.
             #expect(inOrder(log, "NavRoot.viewWillDisappear", "Pushed1.viewWillAppear", "Pushed1.isMovingToParent",
                             "NavRoot.viewDidDisappear", "Pushed1.viewDidAppear", "Pushed1.didMove(toParent: Nav)"))
@@ -218,7 +258,7 @@ extension MultiProcessTests {
         /// it, and the tab coming back brings it back — across the process boundary too.
         @Test(.timeLimit(.minutes(1)))
         func aTabSwitchedAwayMidPushTakesThePushedControllerWithIt() async throws {
-            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed) { run in
+            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed, grandchild: Self.nested.grandchild) { run in
                 run.window.tap(at: Self.push)
                 run.window.tap(at: Self.secondTab)
                 await run.settle()
@@ -236,7 +276,7 @@ extension MultiProcessTests {
         /// (LIFECYCLE.md, "Size transitions", "A resize during an animation is never lost").
         @Test(.timeLimit(.minutes(1)))
         func aResizeHasOneCoordinatorForTheWholeTreeInEveryPlacement() async throws {
-            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed) { run in
+            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed, grandchild: Self.nested.grandchild) { run in
                 run.window.resize(to: Size(width: 50, height: 14))
                 run.window.tap(at: Self.push)
                 run.window.resize(to: Size(width: 44, height: 12))
@@ -270,7 +310,7 @@ extension MultiProcessTests {
         /// one's whole tree disappears with it.
         @Test(.timeLimit(.minutes(1)))
         func aTransitionFromAContainerInAnotherProcessIsTheSameInEveryPlacement() async throws {
-            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed) { run in
+            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed, grandchild: Self.nested.grandchild) { run in
                 run.container.swapChild(duration: 0.3)
                 await run.settle(seconds: 0.6)
             }
@@ -285,7 +325,7 @@ extension MultiProcessTests {
         /// another process, with its tree) finishes disappearing, and no did comes after.
         @Test(.timeLimit(.minutes(1)))
         func aContainerLeavingTheWindowMidTransitionTakesBothChildrenWithIt() async throws {
-            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed) { run in
+            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed, grandchild: Self.nested.grandchild) { run in
                 run.container.swapChild(duration: 0.3)
                 run.window.rootViewController = nil
                 await run.settle(seconds: 0.6)
@@ -301,7 +341,7 @@ extension MultiProcessTests {
         /// goes with the child: removed, it is dropped (LIFECYCLE.md, "Traits").
         @Test(.timeLimit(.minutes(1)))
         func aTraitOverrideForAChildInAnotherProcessReachesItsTreeAndLeavesWithIt() async throws {
-            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed) { run in
+            let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed, grandchild: Self.nested.grandchild) { run in
                 guard let child = run.container.child else { return }
                 run.container.setOverrideTraitCollection(TraitCollection(userInterfaceStyle: .light), forChild: child)
                 child.willMove(toParent: nil)
