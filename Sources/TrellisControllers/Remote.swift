@@ -46,11 +46,15 @@ public final class RemoteController: ViewController {
         port.exchange(message, from: parent?.id ?? ControllerID("-"), to: id)
     }
 
+    // `super` keeps the movement flags on the proxy too, for the parent's code to read as
+    // it would an in-process child's; it logs nothing for a proxy.
     public override func willMove(toParent parent: ViewController?) {
+        super.willMove(toParent: parent)
         forward(.containment(Containment(.willMove, parent: parent?.id)))
     }
 
     public override func didMove(toParent parent: ViewController?) {
+        super.didMove(toParent: parent)
         forward(.containment(Containment(.didMove, parent: parent?.id)))
     }
 

@@ -122,6 +122,16 @@ public final class ParityTabs: TabBarController {
         logSizeTransition(to: size, with: coordinator)
         super.viewWillTransition(to: size, with: coordinator)
     }
+
+    public override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        logMovement()
+    }
+
+    public override func viewWillDisappear(_ animated: Bool) {
+        super.viewWillDisappear(animated)
+        logMovement()
+    }
 }
 
 /// A navigation controller whose root is a `ParityStep` ("NavRoot") and which pushes a
@@ -182,14 +192,15 @@ public final class ParityStep: ViewController {
         logSizeTransition(to: size, with: coordinator)
         super.viewWillTransition(to: size, with: coordinator)
     }
-
-    private func logMovement() {
-        if isMovingToParent { logCallback("isMovingToParent") }
-        if isMovingFromParent { logCallback("isMovingFromParent") }
-    }
 }
 
 extension ViewController {
+    /// Logs why it appears or disappears, if it is moving to or from a parent.
+    func logMovement() {
+        if isMovingToParent { logCallback("isMovingToParent") }
+        if isMovingFromParent { logCallback("isMovingFromParent") }
+    }
+
     /// Logs the transition and, alongside it and after it, the size the view has then: the
     /// order of every participant's blocks and the sizes they see are what the size
     /// parity scenario compares (issue 23).

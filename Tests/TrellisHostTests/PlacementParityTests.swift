@@ -311,11 +311,17 @@ extension MultiProcessTests {
         @Test(.timeLimit(.minutes(1)))
         func aTransitionFromAContainerInAnotherProcessIsTheSameInEveryPlacement() async throws {
             let log = try await sameLogInEveryPlacement(root: Self.nested.root, placed: Self.nested.placed, grandchild: Self.nested.grandchild) { run in
+                let leaving = run.container.child
                 run.container.swapChild(duration: 0.3)
+                // The parent reads the flags of a child in another process as of one in its own.
+                #expect(leaving?.isMovingFromParent == true, "\(run.placement)")
+                #expect(run.container.child?.isMovingToParent == true, "\(run.placement)")
                 await run.settle(seconds: 0.6)
+                #expect(leaving?.isMovingFromParent == false, "\(run.placement)")
             }
             #expect(inOrder(log, "Child.willMove(toParent: nil)", "Other.willMove(toParent: Container)",
-                            "Other.viewWillAppear", "Child.viewWillDisappear", "Nav.viewWillDisappear", "NavRoot.viewWillDisappear",
+                            "Other.viewWillAppear", "Other.isMovingToParent", "Child.viewWillDisappear", "Child.isMovingFromParent",
+                            "Nav.viewWillDisappear", "NavRoot.viewWillDisappear",
                             "Other.viewDidAppear", "Child.viewDidDisappear", "Nav.viewDidDisappear", "NavRoot.viewDidDisappear",
                             "Child.didMove(toParent: nil)", "Other.didMove(toParent: Container)"))
         }
