@@ -213,3 +213,41 @@ extension ViewController {
         })
     }
 }
+
+/// A page view controller over three `ParitySteps` ("Page1" … "Page3") that turns to the
+/// next page when its page asks for `push`: the page-turn and resize-mid-turn scenarios
+/// with the pages' container in another process.
+@MainActor
+public final class ParityPages: PageViewController, PageViewControllerDataSource {
+    public override init(id: ControllerID? = nil) {
+        super.init(id: id)
+        slideDuration = 0.5
+        dataSource = self
+    }
+
+    public override func viewDidLoad() {
+        super.viewDidLoad()
+        setViewController(ParityStep(id: "Page1"))
+    }
+
+    public override func handle(_ request: Request, from child: ViewController) -> Reply? {
+        guard request.name == "push" else { return nil }
+        return goToNextPage() ? Reply(status: .ok) : Reply(status: .declined)
+    }
+
+    public override func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {
+        logSizeTransition(to: size, with: coordinator)
+        super.viewWillTransition(to: size, with: coordinator)
+    }
+
+    public func pageViewController(_ pageViewController: PageViewController, viewControllerBefore page: ViewController) -> ViewController? {
+        Self.page(Self.number(of: page) - 1)
+    }
+
+    public func pageViewController(_ pageViewController: PageViewController, viewControllerAfter page: ViewController) -> ViewController? {
+        Self.page(Self.number(of: page) + 1)
+    }
+
+    private static func number(of page: ViewController) -> Int { Int(page.id.rawValue.dropFirst("Page".count)) ?? 0 }
+    private static func page(_ n: Int) -> ViewController? { (1...3).contains(n) ? ParityStep(id: ControllerID("Page\(n)")!) : nil }
+}

@@ -102,7 +102,7 @@ final class ParityRun {
 
     /// Lets an animation run to its end: the window's animator is ticked, as a host's
     /// frames tick its own, meanwhile serving the links.
-    func settle(seconds: Double = 0.8) async {
+    func settle(seconds: Double = 1) async {
         let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while ContinuousClock.now < end {
             try? await Task.sleep(for: .milliseconds(20))
@@ -199,7 +199,10 @@ extension MultiProcessTests {
             for placement in ChildPlacement.all(chaining: grandchild != nil) {
                 let run = try await ParityRun(placement, root: root, placed: placed, parent: parent, grandchild: grandchild)
                 run.window.makeKeyAndVisible()
-                try await scenario(run)
+                do { try await scenario(run) } catch {
+                    await run.stop()
+                    throw error
+                }
                 logs[placement] = await run.callbacks()
                 await run.stop()
             }
@@ -358,6 +361,24 @@ extension MultiProcessTests {
             let changes = log.drop { $0 != "NavRoot.size 38×8" }.filter { $0.hasSuffix("traitCollectionDidChange") }
             #expect(changes == ["Child.traitCollectionDidChange", "Nav.traitCollectionDidChange",
                                 "NavRoot.traitCollectionDidChange", "TabB.traitCollectionDidChange"])
+        }
+
+        /// A page view controller in another process turns a page, and the terminal is
+        /// resized while the page slides: the page is at the final size by its
+        /// `viewDidAppear`, the page it left is released, alike in every placement
+        /// (LIFECYCLE.md, "A resize during an animation is never lost"; S4-3).
+        @Test(.timeLimit(.minutes(1)))
+        func aPageTurnedInAnotherProcessDuringAResizeIsTheSameInEveryPlacement() async throws {
+            let log = try await sameLogInEveryPlacement(
+                root: { ParityContainer(registry: $0, childClass: "ParityPages") }, placed: (className: "ParityPages", id: "Child")
+            ) { run in
+                run.window.tap(at: Point(x: 2, y: 2))
+                run.window.resize(to: Size(width: 44, height: 12))
+                await run.settle()
+            }
+            #expect(inOrder(log, "Page2.viewWillAppear", "Page1.viewWillDisappear", "Child.viewWillTransition(to: 44×12)",
+                            "Page2.viewDidAppear", "Page2.size 42×10", "Page1.viewDidDisappear",
+                            "Page2.didMove(toParent: Child)", "Page1.willMove(toParent: nil)", "Page1.didMove(toParent: nil)"))
         }
     }
 }
