@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrellisCanvas
+import TrellisControllers
 import TrellisHost
 import TrellisSeeds
 import TrellisTransport
@@ -34,6 +35,43 @@ import TrellisWire
         // A size within the bound, wider than any screen (a row of pages), is taken.
         _ = try await parent.request(.sizeTransition(SizeTransition(width: 3000, height: 10)), to: "Child")
         #expect(host.window.size == Size(width: 3000, height: 10))
+        await host.link.close()
+        await parent.close()
+    }
+
+    /// The same bound holds for a size transition a parent's coordinator sends step by step
+    /// (`ProcessChildRequest`), and a payload that is not a size is refused with the reason;
+    /// either way no transition is left begun, and the next one runs.
+    @Test func aSizeTransitionPastTheBoundOrMalformedIsRefused() async throws {
+        let test = try PrivateRun("size-transition")
+        defer { withExtendedLifetime(test) {} }
+        let parentLoop = IOLoop(name: "parent"), loop = IOLoop(mainQueueNamed: "host")
+        defer { parentLoop.shutdown(); loop.shutdown() }
+        let endpoint = try test.run.ipcEndpoint("parent")
+        let parent = try await Link.bind(id: "Parent", endpoint: endpoint, loop: parentLoop, log: test.log, options: .sharingTheTestsMainActor)
+        let host = try await ChildHost.start(
+            controller: ParityStep(id: "Child"), parent: "Parent", endpoint: endpoint, loop: loop, log: test.log)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while await !parent.isConnected("Child"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        func step(_ name: String, _ payload: [UInt8] = []) async throws -> Reply.Status? {
+            guard case .reply(let r) = try await parent.request(.request(Request(name: name, payload: payload)), to: "Child").message else { return nil }
+            return r.status
+        }
+        func transition(_ w: UInt32, _ h: UInt32) -> [UInt8] {
+            [w, h, 0].flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
+        }
+        _ = try await parent.request(.containment(Containment(.willMove, parent: "Parent")), to: "Child")
+        _ = try await step(ProcessChildRequest.loadView)
+        _ = try await parent.request(.sizeTransition(SizeTransition(width: 20, height: 4)), to: "Child")
+        for payload in [transition(65535, 65535), [1, 2, 3]] {
+            #expect(try await step(ProcessChildRequest.sizeTransition, payload) == .failed, "\(payload.count) bytes")
+        }
+        _ = try await step(ProcessChildRequest.sizeTransition, transition(30, 5))
+        _ = try await parent.request(.sizeTransition(SizeTransition(width: 30, height: 5)), to: "Child")
+        _ = try await step(ProcessChildRequest.alongside)
+        _ = try await step(ProcessChildRequest.complete)
+        #expect(host.window.size == Size(width: 30, height: 5))
+        #expect(host.controller.view.bounds.size == Size(width: 30, height: 5))
         await host.link.close()
         await parent.close()
     }
