@@ -135,7 +135,8 @@ public final class ParityTabs: TabBarController {
 }
 
 /// A navigation controller whose root is a `ParityStep` ("NavRoot") and which pushes a
-/// new `ParityStep` ("Pushed1", "Pushed2" …) when a step below asks for `push`. Its slide is
+/// new step ("Pushed1", "Pushed2" …, made by name as `ParityPushed`) when a step below
+/// asks for `push`. Its slide is
 /// long enough for a test to act while it runs (rule 8, a resize during the animation).
 @MainActor
 public final class ParityNavigation: NavigationController {
@@ -149,8 +150,9 @@ public final class ParityNavigation: NavigationController {
     public override func handle(_ request: Request, from child: ViewController) -> Reply? {
         guard request.name == "push" else { return super.handle(request, from: child) }
         pushes += 1
-        return push(ParityStep(id: ControllerID("Pushed\(pushes)")!), animated: true)
-            ? Reply(status: .ok) : Reply(status: .declined)
+        // By name, so that a test can place the pushed controller in another process.
+        guard let next = registry.make("ParityPushed", id: ControllerID("Pushed\(pushes)")!) else { return nil }
+        return push(next, animated: true) ? Reply(status: .ok) : Reply(status: .declined)
     }
 
     public override func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {

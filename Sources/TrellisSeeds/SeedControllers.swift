@@ -18,6 +18,7 @@ public enum SeedControllers {
         registry.register("ParityLeaf") { id in ParityLeaf(id: id) }
         registry.register("ParityTabs") { [unowned registry] id in ParityTabs(registry: registry, id: id) }
         registry.register("ParityStep") { id in ParityStep(id: id) }
+        registry.register("ParityPushed") { id in ParityStep(id: id) }
         registry.register("ParityPages") { id in ParityPages(id: id) }
 
         // The benchmarks' trees (BenchControllers.swift): root → middle → leaf for latency,

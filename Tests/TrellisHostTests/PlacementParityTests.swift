@@ -59,7 +59,13 @@ final class ParityRun {
             let endpoint = try run.ipcEndpoint(parent.rawValue)
             let remote = try await RemoteChildren.bind(parent: parent, endpoint: endpoint, loop: loop, log: log)
             self.remote = remote
-            registry.register(placed.className) { id in remote.proxy(for: id ?? placed.id) }
+            // Only the placed one: other controllers of its class stay in this process.
+            let seeds = ControllerRegistry()
+            SeedControllers.register(in: seeds)
+            registry.register(placed.className) { id in
+                if let id, id != placed.id, let local = seeds.make(placed.className, id: id) { return local }
+                return remote.proxy(for: placed.id)
+            }
             var arguments = [
                 "--host", placed.id.rawValue, "--class", placed.className, "--parent", parent.rawValue, "--endpoint", endpoint,
                 "--session", run.session, "--run-root", root,
@@ -379,6 +385,27 @@ extension MultiProcessTests {
             #expect(inOrder(log, "Page2.viewWillAppear", "Page1.viewWillDisappear", "Child.viewWillTransition(to: 44×12)",
                             "Page2.viewDidAppear", "Page2.size 42×10", "Page1.viewDidDisappear",
                             "Page2.didMove(toParent: Child)", "Page1.willMove(toParent: nil)", "Page1.didMove(toParent: nil)"))
+        }
+
+        /// Rule 8 with the controller pushed in another process: switched away mid-push, its
+        /// tab takes it along, a resize meanwhile reaches it, and it appears again with its
+        /// tab — at the final size.
+        @Test(.timeLimit(.minutes(1)))
+        func aControllerPushedInAnotherProcessFollowsItsTabMidPush() async throws {
+            let log = try await sameLogInEveryPlacement(
+                root: { ParityTabs(registry: $0, id: "Tabs") }, placed: (className: "ParityPushed", id: "Pushed1"), parent: "Nav"
+            ) { run in
+                run.window.tap(at: Point(x: 1, y: 2))
+                run.window.resize(to: Size(width: 44, height: 12))
+                run.window.tap(at: Point(x: 30, y: 11))
+                await run.settle()
+                run.window.tap(at: Point(x: 5, y: 11))
+            }
+            #expect(inOrder(log, "Pushed1.viewDidLoad", "NavRoot.viewWillDisappear", "Pushed1.viewWillAppear", "Pushed1.isMovingToParent",
+                            "Pushed1.viewWillTransition(to: 44×12)", "TabB.viewWillAppear", "Nav.viewWillDisappear",
+                            "Pushed1.viewWillDisappear", "Nav.viewDidDisappear", "Pushed1.viewDidDisappear",
+                            "Pushed1.didMove(toParent: Nav)",
+                            "Nav.viewWillAppear", "Pushed1.viewWillAppear", "Nav.viewDidAppear", "Pushed1.viewDidAppear", "Pushed1.size 44×10"))
         }
     }
 }
