@@ -24,6 +24,9 @@ public protocol RemotePort: AnyObject {
 @MainActor
 public final class RemoteController: ViewController {
     public let port: RemotePort
+    /// The state the child's process last saved, kept here to hand back when it restarts
+    /// (`StateRestoration`).
+    public var restorableState: [UInt8]?
     /// What the remote child was last told its size is.
     private var sentSize: Size?
 
@@ -100,6 +103,10 @@ public final class RemoteController: ViewController {
     /// to where the parent has it (issue 4; issue 19, finding 2).
     public func replayState() {
         guard let parent else { return }
+        // First, so that each controller has its state back before its view loads.
+        if let restorableState {
+            forward(.request(Request(name: StateRestoration.restoreRequest, payload: restorableState)))
+        }
         forward(.containment(Containment(.willMove, parent: parent.id)))
         if traitStorage != nil { forward(.traits(traitCollection.wire)) }
         forward(.containment(Containment(.didMove, parent: parent.id)))

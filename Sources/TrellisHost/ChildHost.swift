@@ -82,6 +82,17 @@ public final class ChildHost {
         // which can be while the compositor link above is still being made: handled then,
         // the size and appearance scheduled no frame, and the child never drew (issue 19,
         // finding 6).
+        if parent != compositorID {
+            // The process's state goes to the parent's, which keeps it for a restart.
+            StateRestoration.saver = { [weak host] bytes in
+                guard let host else { return }
+                let answer = host.proxy.port.exchange(
+                    .request(Request(name: StateRestoration.saveRequest, payload: bytes)), from: host.controller.id, to: parent)
+                if let answer, answer.status != .ok {
+                    View.diagnostics("State restoration: \(parent) did not keep the state: \(String(decoding: answer.payload, as: UTF8.self))")
+                }
+            }
+        }
         line.attach { [weak host] envelope in
             // Not `host?.deliver(…) ?? …`: nil is deliver's answer for "handled".
             guard let host else { return Reply(status: .failed, payload: Array("the host is gone".utf8)) }
@@ -144,6 +155,19 @@ public final class ChildHost {
             // is its viewport's new size, laid out (a transition, if any, came as requests).
             if window.rootViewController === controller { window.resize(to: size) } else { window.take(size) }
             return nil
+        case .request(let r) where r.name == StateRestoration.restoreRequest:
+            do throws(RestorationError) {
+                try StateRestoration.received(r.payload)
+                return nil
+            } catch {
+                // Logged and answered; the process starts fresh (docs/LIFECYCLE.md).
+                let log = window.log
+                log.record(RoutingRecord(
+                    host: log.host, at: controller.id.rawValue, source: envelope.source.rawValue, target: controller.id.rawValue,
+                    kind: "state", sequence: envelope.sequence, trace: envelope.trace, outcome: .rejected,
+                    reason: "restore failed, starting fresh: \(error)"))
+                return Reply(status: .failed, payload: Array("\(error)".utf8))
+            }
         case .request(let r) where r.name == ProcessChildRequest.loadView:
             embedView()
             return nil

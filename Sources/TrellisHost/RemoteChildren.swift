@@ -65,6 +65,19 @@ public final class RemoteChildren {
         }
     }
 
+    /// A child's process saved its state: kept, the latest copy only, to hand back if it
+    /// restarts (`RemoteController.replayState`; docs/LIFECYCLE.md, "State restoration").
+    private func keepState(_ bytes: [UInt8], of child: ControllerID) -> Reply {
+        guard let proxy = proxies[child] else {
+            return Reply(status: .failed, payload: Array("\(child) is not a child of \(parentID) here".utf8))
+        }
+        guard bytes.count <= StateRestoration.maxBytes else {
+            return Reply(status: .failed, payload: Array("\(RestorationError.tooLarge(bytes.count))".utf8))
+        }
+        proxy.restorableState = bytes
+        return Reply(status: .ok)
+    }
+
     /// Waits until child `id` has connected (said hello), or `timeout` passed.
     public func waitForChild(_ id: ControllerID, timeout: Duration = .seconds(10)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
@@ -76,6 +89,9 @@ public final class RemoteChildren {
     }
 
     func deliver(_ envelope: Envelope) -> Reply? {
+        if case .request(let r) = envelope.message, r.name == StateRestoration.saveRequest {
+            return keepState(r.payload, of: envelope.source)
+        }
         guard let proxy = proxies[envelope.source], let parent = proxy.parent else {
             return Reply(status: .failed, payload: Array("\(envelope.source) is not a child of \(parentID) here".utf8))
         }

@@ -33,14 +33,20 @@ import TrellisClient
         defer { session.stop() }
         let app = try await session.attach()
         try await app.wait(forText: "count: 0", timeout: .seconds(20))
+        try await app.tap(text: "+1")
+        try await app.tap(text: "+1")
+        try await app.tap(text: "+1")
+        try await app.wait(forText: "count: 3")
         try await app.wait(forText: "viewDidAppear")
         try await app.tap(text: "viewDidAppear")
         try await app.wait(forText: "tapped")
+        // The saved count reaches the parent's process at the end of the tap's turn.
+        try await Task.sleep(for: .milliseconds(300))
         let counter = try session.pid(of: "Counter")
         kill(counter, SIGKILL)
         try await session.until { (try? session.pid(of: "Counter")).map { $0 != counter && $0 > 0 } ?? false }
-        // The restarted counter draws again; the log's process never stopped.
-        try await app.wait(forText: "count: 0", timeout: .seconds(15))
+        // The restarted counter draws again, with its count; the log's process never stopped.
+        try await app.wait(forText: "count: 3", timeout: .seconds(15))
         #expect(try await app.screen().contains("tapped"))
         await app.close()
     }
