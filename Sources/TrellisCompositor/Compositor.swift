@@ -89,6 +89,8 @@ public final class Compositor {
         // Clients have no keys: the prefix rule and a private run directory guard it.
         controlOptions.curve = nil
         controlOptions.routerHandover = false
+        // A client that is done closes its connection: it left, nothing was lost.
+        controlOptions.departuresAreNormal = true
         controlOptions.refusal = ControlClientPolicy.refusal(of:)
         let control = try await Link.bind(
             id: controlID, endpoint: controlEndpoint, loop: loop, log: log, options: controlOptions,

@@ -678,12 +678,16 @@ public actor Link {
 
     /// `peer` will not answer (`why`): logged `lost` as `kind`, what waits for it failed,
     /// and the owner told.
-    private func lose(_ peer: ControllerID, kind: String, _ why: String) {
+    private func lose(_ peer: ControllerID, kind: String, _ why: String, left: Bool = false) {
         peers[peer]?.connected = false
-        record(
-            RoutingRecord(
-                host: log.host, at: id.rawValue, source: peer.rawValue, target: id.rawValue, kind: kind, outcome: .lost,
-                via: via, reason: why))
+        if left {
+            logEvent("peer \(peer) left (\(why))", peer: peer)
+        } else {
+            record(
+                RoutingRecord(
+                    host: log.host, at: id.rawValue, source: peer.rawValue, target: id.rawValue, kind: kind, outcome: .lost,
+                    via: via, reason: why))
+        }
         failRequests(to: peer, why)
         onPeer(.lost(peer))
     }
@@ -709,7 +713,7 @@ public actor Link {
                 reachable = true
             } catch {
                 guard case .dropped(let why) = error, why.hasPrefix("no such peer") else { continue }
-                lose(peer, kind: "link", "its connection closed")
+                lose(peer, kind: "link", "its connection closed", left: options.departuresAreNormal)
             }
         }
         guard reachable, let next = delays.first else { return }

@@ -55,6 +55,10 @@ public struct LinkOptions: Sendable {
     /// Child end: watch the connection's ZMTP handshakes (`Link.handshake`), so that a
     /// hello nobody answers can be told apart from a parent that is not there.
     public var watchesHandshake = false
+    /// Parent end: a peer whose connection closes has left, as a client does when it is
+    /// done — logged as an event ("left"), not `lost`. Silence past the heartbeat
+    /// timeout is still `lost`. For the compositor's control endpoint (issue 21).
+    public var departuresAreNormal = false
 
     public init() {}
 }

@@ -347,6 +347,30 @@ struct LinkTests {
         try await waitEnds(byClosing: true) { why in why == "its connection closed" }
     }
 
+    /// Issue 21: a CLI client that is done closes its connection; on an endpoint whose
+    /// peers come and go (the compositor's control endpoint) that is a departure, not a
+    /// loss, and leaves no `lost` line behind it.
+    @Test("a peer that closes its connection on a departures-are-normal end is logged as left, not lost")
+    func aDepartureIsNotALoss() async throws {
+        let session = try TestSession()
+        let parentLoop = IOLoop(name: "p"), childLoop = IOLoop(name: "c")
+        defer { parentLoop.shutdown(); childLoop.shutdown() }
+        let endpoint = try session.endpoint("departs")
+        var options = fastOptions()
+        options.departuresAreNormal = true
+        let peers = Recorder<PeerEvent>()
+        let parent = try await Link.bind(
+            id: "control", endpoint: endpoint, loop: parentLoop, log: session.log, options: options, onPeer: { peers.append($0) })
+        let client = try await Link.connect(
+            id: "client-1", parent: "control", endpoint: endpoint, loop: childLoop, log: session.log, options: fastOptions())
+        #expect(await peers.wait { $0 == [.connected("client-1")] })
+        await client.close()
+        #expect(await peers.wait { $0 == [.connected("client-1"), .lost("client-1")] })
+        #expect(await session.wait { $0.contains { $0.reason == "peer client-1 left (its connection closed)" } })
+        #expect(!session.records().contains { $0.outcome == .lost && $0.source == "client-1" })
+        await parent.close()
+    }
+
     /// A parent asks a child that takes the request and then closes its connection, or
     /// holds its loop (a hang); the wait must end with `peerGone` for `reason`, and the
     /// child be reported lost.

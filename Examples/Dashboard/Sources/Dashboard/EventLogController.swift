@@ -1,7 +1,8 @@
 import TrellisApp
 
 /// What happened to this controller, newest last: the lifecycle callbacks its parent
-/// caused from another process, and taps on it — one line each, as many as fit.
+/// caused from another process, taps on it, and a tick every second while it is shown —
+/// one line each, as many as fit.
 final class EventLogController: ViewController {
     private var events: [String] = []
     private var lines: [Label] = []
@@ -20,6 +21,10 @@ final class EventLogController: ViewController {
     override func viewDidAppear(_ animated: Bool) {
         super.viewDidAppear(animated)
         note("viewDidAppear")
+        // Drawn with no input: a view's change draws itself. Stops when it disappears.
+        scheduleTimer(after: .seconds(1), repeats: true, lifetime: .untilDisappear) { [unowned self] timer in
+            note("tick \(timer.fireCount)")
+        }
     }
 
     override func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {

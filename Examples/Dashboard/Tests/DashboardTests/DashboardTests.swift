@@ -3,8 +3,8 @@ import Testing
 import TrellisClient
 
 /// The dashboard under its supervisor, headless, driven through `SessionClient` (issue
-/// 21): the counter counts, the log lives in its own process, and a counter killed
-/// outright comes back while the rest of the screen stays.
+/// 21): the counter counts, the log lives in its own process and ticks by itself, and a
+/// counter killed outright comes back with its count while the rest of the screen stays.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct DashboardTests {
     @Test func aTapOnPlusOneCounts() async throws {
         let session = try DashboardSession()
@@ -25,6 +25,15 @@ import TrellisClient
         // The log acts on touchesEnded only: the tap is handled, not reported unhandled.
         try await app.tap(text: "viewDidAppear")
         try await app.wait(forText: "tapped")
+        await app.close()
+    }
+
+    /// Issue 21: a label a timer changes is on the composed screen with no input.
+    @Test func theLogTicksWithNoInput() async throws {
+        let session = try DashboardSession()
+        defer { session.stop() }
+        let app = try await session.attach()
+        try await app.wait(forText: "tick 2", timeout: .seconds(20))
         await app.close()
     }
 
