@@ -13,6 +13,16 @@ import TrellisWire
 @MainActor
 public protocol RemotePort: AnyObject {
     func exchange(_ message: Message, from source: ControllerID, to target: ControllerID) -> Reply?
+    /// Sends `message` without waiting for it to be handled: for a run of messages whose
+    /// answers nothing needs, the peer handling them in the order they were sent, before
+    /// whatever is sent next. The default waits, as `exchange` does.
+    func post(_ message: Message, from source: ControllerID, to target: ControllerID)
+}
+
+extension RemotePort {
+    public func post(_ message: Message, from source: ControllerID, to target: ControllerID) {
+        _ = exchange(message, from: source, to: target)
+    }
 }
 
 /// Stands, in the parent's process, for a child controller that runs in another process.
@@ -107,11 +117,16 @@ public final class RemoteController: ViewController {
         if let restorableState {
             forward(.request(Request(name: StateRestoration.restoreRequest, payload: restorableState)))
         }
-        forward(.containment(Containment(.willMove, parent: parent.id)))
-        if traitStorage != nil { forward(.traits(traitCollection.wire)) }
-        forward(.containment(Containment(.didMove, parent: parent.id)))
+        // Posted, not each waited for: the parent waits once, for the description below,
+        // which the child answers after handling these in order. Each wait here holds up
+        // everything else the parent's process would do (issue 19: taps elsewhere while a
+        // stopped child was restarted).
+        let post = { (message: Message) in self.port.post(message, from: parent.id, to: self.id) }
+        post(.containment(Containment(.willMove, parent: parent.id)))
+        if traitStorage != nil { post(.traits(traitCollection.wire)) }
+        post(.containment(Containment(.didMove, parent: parent.id)))
         if let size = sentSize {
-            forward(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))))
+            post(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))))
         }
         // Asked, not assumed: a restarted child has appeared nowhere, but one that only
         // stopped answering may have got a will whose did failed while it was stopped,

@@ -22,4 +22,11 @@ public final class LinkPort: RemotePort {
     public func exchange(_ message: Message, from source: ControllerID, to target: ControllerID) -> Reply? {
         Switchboard.shared.call(message, over: link, line: line, to: peer, timeout: timeout)
     }
+
+    /// Sent as it is, no ack asked: the peer's link hands it to the switchboard in order
+    /// with what follows. A send the link refuses is logged there (`dropped`).
+    public func post(_ message: Message, from source: ControllerID, to target: ControllerID) {
+        let trace = Switchboard.shared.trace, peer = self.peer
+        link.now { l in _ = try? l.send(message, to: peer, trace: trace) }
+    }
 }
