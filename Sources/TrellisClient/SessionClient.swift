@@ -342,9 +342,13 @@ public actor SessionClient {
         let answer: Envelope
         do { answer = try await link.request(message, trace: trace) } catch { throw ClientError.failed("\(message.kind)", "\(error)") }
         if case .reply(let r) = answer.message, r.status != .ok {
-            // Declined without a reason: the root's answer that nothing in the tree took
-            // the input (the responder chain ended), not a failure of the session.
-            if r.status == .declined && r.payload.isEmpty { throw ClientError.unhandled("the \(message.kind)", trace: trace) }
+            // Declined: the root's answer that nothing in the tree took the input (the
+            // responder chain ended), not a failure of the session. A key's answer says
+            // which path it took (docs/PROCESSES.md).
+            if r.status == .declined {
+                let why = String(decoding: r.payload, as: UTF8.self)
+                throw ClientError.unhandled(why.isEmpty ? "the \(message.kind)" : "the \(message.kind) (\(why))", trace: trace)
+            }
             throw ClientError.failed("\(message.kind)", "\(r.status): \(String(decoding: r.payload, as: UTF8.self))")
         }
     }

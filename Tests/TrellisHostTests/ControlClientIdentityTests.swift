@@ -45,7 +45,7 @@ import TrellisWire
 
             // SessionClient says so, instead of attaching.
             do {
-                let c = try await SessionClient.attach(session: s.run.session, root: s.root, timeout: .seconds(5), id: "Container")
+                let c = try await SessionClient.attach(session: s.run.session, root: s.root, timeout: .seconds(15), id: "Container")
                 await c.close()
                 Issue.record("a client attached as the root controller Container")
             } catch let error as ClientError {

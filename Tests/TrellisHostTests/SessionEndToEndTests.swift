@@ -339,6 +339,8 @@ extension MultiProcessTests {
             #expect(try s.cli("wait", "--controller", "Seed002", "--timeout", "10").status == 0)
             let unhandled = try s.cli("key", "--special", "f12")
             #expect((unhandled.output + unhandled.errors).contains("unhandled: no responder took F12"), "\(unhandled)")
+            // Unhandled, as an unhandled tap is: exit 2, not 1 (which is "not delivered").
+            #expect(unhandled.status == 2, "\(unhandled)")
             _ = try s.cli("key", "--special", "f5")
             #expect(try s.cli("wait", "--idle").status == 0)
 
