@@ -45,6 +45,8 @@ public final class Switchboard {
     /// How often a call whose peer has not connected yet (its process still starting)
     /// looks again, until its deadline.
     static let connectPoll: UInt64 = 5_000_000
+    /// How long past its deadline a sent call waits for the link to report the timeout.
+    static let backstop: UInt64 = 100_000_000
 
     /// The trace id of the message being handled (0: none).
     public private(set) var trace: UInt64 = 0
@@ -176,12 +178,13 @@ public final class Switchboard {
                 continue
             }
             let now = MonotonicClock.nanoseconds()
-            // The link times out a sent request at the deadline and says so; this is
-            // only a backstop.
-            guard now < deadline &+ (sent ? 100_000_000 : 0) else { break }
+            // The link times out a sent request at the deadline and says so; the end
+            // here is only a backstop. Unsent, the call looks for its peer again soon.
+            let end = sent ? deadline &+ Self.backstop : deadline
+            guard now < end else { break }
             _ = loop.run(
-                until: { answer.isSet || self.hasHeldForCall() },
-                deadline: sent ? deadline &+ 100_000_000 : min(deadline, now &+ Self.connectPoll))
+                until: { answer.isSet || self.indexOfNextHeld() != nil },
+                deadline: sent ? end : min(end, now &+ Self.connectPoll))
         }
         guard let result = answer.result else {
             return Reply(status: .failed, payload: Array((sent ? "no answer from \(callee)" : "\(callee) did not connect in time").utf8))
@@ -224,10 +227,6 @@ public final class Switchboard {
     private func nextHeld() -> Held? {
         guard let index = indexOfNextHeld() else { return nil }
         return held.remove(at: index)
-    }
-
-    private func hasHeldForCall() -> Bool {
-        !calls.isEmpty && indexOfNextHeld() != nil
     }
 
     private func indexOfNextHeld() -> Int? {

@@ -276,9 +276,6 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         return !state.ready.isEmpty || !state.transport.isEmpty
     }
 
-    /// True inside a nested `run(until:)`. Loop thread only.
-    public var isWaiting: Bool { confined.nesting > 0 }
-
     /// True on the loop's own thread.
     public var isCurrent: Bool {
         switch kind {
