@@ -10,6 +10,7 @@ import TrellisLog
 enum HostLifetime {
     static var host: ChildHost?
     static var children: RemoteChildren?
+    static var actors: ActorChildren?
 
     static func keep(_ host: ChildHost, log: RoutingLog) {
         self.host = host

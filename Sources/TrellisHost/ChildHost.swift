@@ -26,6 +26,9 @@ public final class ChildHost {
     public let proxy: ParentProxy
     public let window: Window
     public let link: Link
+    private let line: Switchboard.Line
+    /// "process", or "actor" for a child hosted apart in its parent's process.
+    private let placement: String
     /// The link frames go out on: the parent link when the parent is the compositor.
     public private(set) var compositorLink: Link?
     private var publisher: FramePublisher?
@@ -35,17 +38,11 @@ public final class ChildHost {
     /// The compositor's controller id on every link.
     public static let compositorID: ControllerID = "compositor"
 
-    private init(controller: ViewController, proxy: ParentProxy, window: Window, link: Link) {
-        self.controller = controller
-        self.proxy = proxy
-        self.window = window
-        self.link = link
-    }
-
     /// Connects `controller` to its parent `parent` at `endpoint`, and — when given and
     /// the parent is not the compositor itself — to the compositor at `compositor`, where
     /// its frames go (with `compositorOptions`, else `options`: the two ends have
-    /// different keys).
+    /// different keys). The controller is the process's: its state is the one the parent
+    /// keeps for a restart (`StateRestoration`).
     public static func start(
         controller: ViewController, parent: ControllerID, endpoint: String, compositor: String? = nil,
         loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil
@@ -54,9 +51,58 @@ public final class ChildHost {
         let link = try await Link.connect(
             id: controller.id, parent: parent, endpoint: endpoint, loop: loop, log: log, options: options,
             onMessage: line.onMessage, onPeer: line.onPeer(loop: loop))
-        let proxy = ParentProxy(id: parent, port: LinkPort(link: link, line: line, peer: nil, timeout: options.requestTimeout))
-        let window = Window(size: .zero, log: log, host: log.host)
+        let host = ChildHost(
+            controller: controller, parent: parent, link: link, line: line, log: log, timeout: options.requestTimeout,
+            placement: "process")
         if parent == compositorID {
+            host.compositorLink = link
+        } else if let compositor {
+            let compositorLine = Switchboard.Line(log: log)
+            host.connected(toCompositor: try await Link.connect(
+                id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log,
+                options: compositorOptions ?? options, onMessage: compositorLine.onMessage), line: compositorLine)
+        }
+        host.begin(keepingProcessState: true)
+        return host
+    }
+
+    /// Hosts `controller` as an actor-placed child (docs/PROCESSES.md, "Placements"): in
+    /// this process, on the main actor, reached by its parent only over a link — the
+    /// same messages, waits and log lines as a child in a process of its own. Made now,
+    /// from the loop's thread, while the parent's code asks for the child and cannot
+    /// await. Its state is part of the process's, not kept apart.
+    public static func startActor(
+        controller: ViewController, parent: ControllerID, endpoint: String, compositor: String?,
+        loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil
+    ) throws(LinkError) -> ChildHost {
+        let line = Switchboard.Line(log: log)
+        let link = try Link.connectNow(
+            id: controller.id, parent: parent, endpoint: endpoint, loop: loop, log: log, options: options,
+            onMessage: line.onMessage, onPeer: line.onPeer(loop: loop))
+        let host = ChildHost(
+            controller: controller, parent: parent, link: link, line: line, log: log, timeout: options.requestTimeout,
+            placement: "actor")
+        if let compositor {
+            let compositorLine = Switchboard.Line(log: log)
+            host.connected(toCompositor: try Link.connectNow(
+                id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log,
+                options: compositorOptions ?? options, onMessage: compositorLine.onMessage), line: compositorLine)
+        }
+        host.begin(keepingProcessState: false)
+        return host
+    }
+
+    private init(
+        controller: ViewController, parent: ControllerID, link: Link, line: Switchboard.Line, log: RoutingLog,
+        timeout: Duration, placement: String
+    ) {
+        self.controller = controller
+        self.placement = placement
+        self.link = link
+        self.line = line
+        proxy = ParentProxy(id: parent, port: LinkPort(link: link, line: line, peer: nil, timeout: timeout))
+        window = Window(size: .zero, log: log, host: log.host)
+        if parent == Self.compositorID {
             // The root has no parent (UIKit's root view controller): the compositor drives
             // it as a window drives its root.
             window.host(controller)
@@ -64,41 +110,39 @@ public final class ChildHost {
             window.host(proxy)
             window.installRootView()
         }
-        let host = ChildHost(controller: controller, proxy: proxy, window: window, link: link)
-        if parent == compositorID {
-            host.compositorLink = link
-        } else if let compositor {
-            let compositorLine = Switchboard.Line(log: log)
-            host.compositorLink = try await Link.connect(
-                id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log,
-                options: compositorOptions ?? options, onMessage: compositorLine.onMessage)
-            compositorLine.attach { [weak host] envelope in
-                host?.fromCompositor(envelope) ?? Reply(status: .failed, payload: Array("the host is gone".utf8))
-            }
+    }
+
+    private func connected(toCompositor link: Link, line: Switchboard.Line) {
+        compositorLink = link
+        line.attach { [weak self] envelope in
+            self?.fromCompositor(envelope) ?? Reply(status: .failed, payload: Array("the host is gone".utf8))
         }
-        if let c = host.compositorLink { host.publisher = FramePublisher(link: c, window: window) }
-        // Only now may the parent's messages be handled (the switchboard holds them until
-        // then). A restarted child's parent replays its state the moment it says hello,
-        // which can be while the compositor link above is still being made: handled then,
-        // the size and appearance scheduled no frame, and the child never drew (issue 19,
-        // finding 6).
-        if parent != compositorID {
+    }
+
+    /// Frames start, and only now may the parent's messages be handled (the switchboard
+    /// holds them until then). A restarted child's parent replays its state the moment it
+    /// says hello, which can be while the compositor link is still being made: handled
+    /// then, the size and appearance scheduled no frame, and the child never drew (issue
+    /// 19, finding 6).
+    private func begin(keepingProcessState: Bool) {
+        if let c = compositorLink { publisher = FramePublisher(link: c, window: window) }
+        let parent = proxy.id
+        if keepingProcessState && parent != Self.compositorID {
             // The process's state goes to the parent's, which keeps it for a restart.
-            StateRestoration.saver = { [weak host] bytes in
-                guard let host else { return }
-                let answer = host.proxy.port.exchange(
-                    .request(Request(name: StateRestoration.saveRequest, payload: bytes)), from: host.controller.id, to: parent)
+            StateRestoration.saver = { [weak self] bytes in
+                guard let self else { return }
+                let answer = proxy.port.exchange(
+                    .request(Request(name: StateRestoration.saveRequest, payload: bytes)), from: controller.id, to: parent)
                 if let answer, answer.status != .ok {
                     View.diagnostics("State restoration: \(parent) did not keep the state: \(String(decoding: answer.payload, as: UTF8.self))")
                 }
             }
         }
-        line.attach { [weak host] envelope in
-            // Not `host?.deliver(…) ?? …`: nil is deliver's answer for "handled".
-            guard let host else { return Reply(status: .failed, payload: Array("the host is gone".utf8)) }
-            return host.deliver(envelope)
+        line.attach { [weak self] envelope in
+            // Not `self?.deliver(…) ?? …`: nil is deliver's answer for "handled".
+            guard let self else { return Reply(status: .failed, payload: Array("the host is gone".utf8)) }
+            return deliver(envelope)
         }
-        return host
     }
 
     /// Asks for a frame to be sent at the end of this turn. A view's change needs no such
@@ -197,7 +241,7 @@ public final class ChildHost {
             return redraw()
         case .request(let r) where r.name == ControllerDescription.request:
             // For `trellis tree`: this process's part of the tree, asked by the parent.
-            guard let json = try? JSONEncoder().encode(controller.describe(isProcessRoot: true)) else {
+            guard let json = try? JSONEncoder().encode(controller.describe(hostedAs: placement)) else {
                 return Reply(status: .failed, payload: Array("could not encode the description".utf8))
             }
             return Reply(status: .ok, payload: Array(json))

@@ -11,13 +11,15 @@ import TrellisWire
 /// Where the container's child runs. The conformance scenarios run against every
 /// placement that exists and must produce the same ordered callback log.
 enum ChildPlacement: String, CaseIterable, CustomStringConvertible {
-    /// The placed controller in its own process, and a child it makes by name in a third:
-    /// a process under a process.
-    case sameProcess, ownProcess, processChain
+    /// `inline`: in the container's process, called directly. `actor`: in the container's
+    /// process, hosted apart and reached over an inproc link (`ActorChildren`).
+    /// `ownProcess`: in a process of its own. `processChain`: in its own process, and a
+    /// child it makes by name in a third — a process under a process.
+    case inline, actor, ownProcess, processChain
     var description: String { rawValue }
 
     /// The placements a tree can run in: a chain needs a grandchild to place.
-    static func all(chaining grandchild: Bool) -> [ChildPlacement] { grandchild ? allCases : [.sameProcess, .ownProcess] }
+    static func all(chaining grandchild: Bool) -> [ChildPlacement] { grandchild ? allCases : [.inline, .actor, .ownProcess] }
 }
 
 /// A tree shown in a window, with one of its controllers placed as asked; the callback log
@@ -32,6 +34,7 @@ final class ParityRun {
     var container: ParityContainer { root as! ParityContainer }
     var processes: [Process] = []
     var remote: RemoteChildren?
+    var actors: ActorChildren?
     /// Serves the main actor, as a host's loop does: the container's calls to its child
     /// wait by running it (`Switchboard`).
     let loop = IOLoop(mainQueueNamed: "parity-test")
@@ -53,8 +56,18 @@ final class ParityRun {
         SeedControllers.register(in: registry)
         self.root = makeRoot(registry)
         switch placement {
-        case .sameProcess:
+        case .inline:
             break
+        case .actor:
+            let actors = try await ActorChildren.bind(
+                parent: parent, loop: loop, log: log, compositor: try run.ipcEndpoint("compositor"))
+            self.actors = actors
+            let seeds = ControllerRegistry()
+            SeedControllers.register(in: seeds)
+            registry.register(placed.className) { id in
+                if let id, id != placed.id, let local = seeds.make(placed.className, id: id) { return local }
+                return actors.host(seeds.make(placed.className, id: placed.id)!)
+            }
         case .ownProcess, .processChain:
             let endpoint = try run.ipcEndpoint(parent.rawValue)
             let remote = try await RemoteChildren.bind(parent: parent, endpoint: endpoint, loop: loop, log: log)
@@ -132,12 +145,22 @@ final class ParityRun {
         return reader.readNew().filter { $0.kind == "callback" }.compactMap(\.detail)
     }
 
+    /// The kinds of the messages a link sent to `target`, in order (an in-process
+    /// delivery is logged as delivered only).
+    func linkMessages(to target: ControllerID) async -> [String] {
+        log.flush()
+        try? await Task.sleep(for: .milliseconds(100))
+        var reader = LogReader(directory: run.logs)
+        return reader.readNew().filter { $0.target == target.rawValue && $0.outcome == .sent }.map(\.kind)
+    }
+
     func stop() async {
         for p in processes where p.isRunning {
             p.terminate()
             p.waitUntilExit()
         }
         if let remote { await remote.link.close() }
+        if let actors { await actors.close() }
         log.close()
         loop.shutdown()
         try? FileManager.default.removeItem(atPath: run.path)
@@ -160,6 +183,11 @@ extension MultiProcessTests {
                 #expect(run.window.touch(.began, at: Point(x: 3, y: 3)), "\(placement)")
                 #expect(run.window.touch(.ended, at: Point(x: 3, y: 3)), "\(placement)")
                 logs[placement] = await run.callbacks()
+                // Issue 20: an actor child is reached as a process child is, over a link —
+                // every containment message a line of the routing log — and an inline one
+                // is called directly, with none.
+                let links = await run.linkMessages(to: "Child").filter { $0 == "containment" }
+                #expect(placement == .inline ? links.isEmpty : links.count >= 4, "\(placement): \(links)")
                 #expect(run.container.requestsAnswered == ["leave"], "\(placement)")
                 #expect(run.container.children.isEmpty, "\(placement)")
                 await run.stop()
@@ -176,8 +204,9 @@ extension MultiProcessTests {
                 "Child.viewWillDisappear", "Leaf.viewWillDisappear", "Child.viewDidDisappear", "Leaf.viewDidDisappear",
                 "Child.didMove(toParent: nil)",
             ]
-            #expect(logs[.sameProcess] == expected)
-            #expect(logs[.ownProcess] == logs[.sameProcess])
+            #expect(logs[.inline] == expected)
+            #expect(logs[.ownProcess] == logs[.inline])
+            #expect(logs[.actor] == logs[.inline])
         }
 
         // MARK: - Issue 23: containers, swaps, resizes and laziness in every placement
@@ -212,13 +241,13 @@ extension MultiProcessTests {
                 logs[placement] = await run.callbacks()
                 await run.stop()
             }
-            let same = logs[.sameProcess] ?? []
-            for (placement, other) in logs where placement != .sameProcess {
+            let same = logs[.inline] ?? []
+            for (placement, other) in logs where placement != .inline {
                 guard let i = same.indices.first(where: { $0 >= other.count || same[$0] != other[$0] })
                     ?? (same.count < other.count ? same.count : nil) else { continue }
                 Issue.record("""
                     the logs differ from line \(i):
-                    sameProcess: \(same[min(i, same.count)...].prefix(12).joined(separator: ", "))
+                    inline: \(same[min(i, same.count)...].prefix(12).joined(separator: ", "))
                     \(placement): \(other[min(i, other.count)...].prefix(12).joined(separator: ", "))
                     """)
             }

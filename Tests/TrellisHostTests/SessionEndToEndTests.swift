@@ -33,10 +33,10 @@ extension MultiProcessTests {
             let cells = try s.cli("screen", "--cells").output
             #expect(cells.contains("fg=default bg=4") && cells.contains("\"leave\""))
 
-            // The tree across processes: Leaf is an actor in Child's process, inside Child's viewport.
+            // The tree across processes: Leaf, which Child adds in code, is inline in Child's process, inside Child's viewport.
             let tree = try s.cli("tree").output
             #expect(tree.contains("Container  ParityContainer  process"))
-            #expect(tree.contains("    Leaf  ParityLeaf  actor"))
+            #expect(tree.contains("    Leaf  ParityLeaf  inline"))
             #expect(tree.contains("  Child  ParityChild  process") && tree.contains("appeared"))
 
             // Issue 21: a tap that reaches the tree and that nothing handles says so, and
