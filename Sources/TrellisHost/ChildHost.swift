@@ -32,6 +32,8 @@ public final class ChildHost {
     /// The link frames go out on: the parent link when the parent is the compositor.
     public private(set) var compositorLink: Link?
     private var publisher: FramePublisher?
+    /// While focus moves as the parent said (it knows already: nothing is told back).
+    private var followingParentFocus = false
     /// The parent's size transition this host's tree takes part in, until it completes.
     private var sizeTransition: TransitionCoordinator?
 
@@ -138,11 +140,51 @@ public final class ChildHost {
                 }
             }
         }
-        line.attach { [weak self] envelope in
-            // Not `self?.deliver(…) ?? …`: nil is deliver's answer for "handled".
-            guard let self else { return Reply(status: .failed, payload: Array("the host is gone".utf8)) }
-            return deliver(envelope)
+        if parent != Self.compositorID, let focus {
+            // A view here took focus (a click, code): the parent's focus moves to this
+            // tree's viewport, and from there on up — one focus for the whole tree.
+            let previous = focus.didChange
+            focus.didChange = { [weak self] old, new in
+                previous?(old, new)
+                guard let self, new != nil, !followingParentFocus else { return }
+                proxy.port.post(.request(Request(name: ProcessChildRequest.focusTook)), from: controller.id, to: parent)
+            }
         }
+        line.attach(
+            { [weak self] envelope in
+                // Not `self?.deliver(…) ?? …`: nil is deliver's answer for "handled".
+                guard let self else { return Reply(status: .failed, payload: Array("the host is gone".utf8)) }
+                return deliver(envelope)
+            },
+            peers: { [weak self] event in
+                // A parent that is gone (restarted, lost) no longer shows focus here; a
+                // focused view here would be a second focus in the tree.
+                guard let self, case .lost = event else { return }
+                followParentFocus { $0.clear() }
+            })
+    }
+
+    /// The window's one focus.
+    private var focus: FocusSystem? { (window.rootView as? WindowRootView)?.focus }
+
+    /// Moves focus as the parent says, which it knows of already: not told back up.
+    private func followParentFocus<T>(_ body: (FocusSystem) -> T) -> T? {
+        guard let focus else { return nil }
+        followingParentFocus = true
+        defer { followingParentFocus = false }
+        return body(focus)
+    }
+
+    /// A key the tree here did not take: Tab and Shift-Tab move focus on within this tree,
+    /// without wrapping — at its end, the parent moves it on past this tree's viewport.
+    private func key(_ envelope: Envelope, _ key: KeyPress) -> Reply? {
+        let answer = controller.handleMessage(envelope.message, from: proxy)
+        guard answer?.status == .declined, window.rootViewController !== controller,
+              key.special == .tab, key.modifiers.isSubset(of: .shift)
+        else { return answer }
+        let root = window.rootView
+        let moved = followParentFocus { $0.moveFocus(forward: !key.modifiers.contains(.shift), in: root, wrapping: false) }
+        return moved == true ? nil : answer
     }
 
     /// Asks for a frame to be sent at the end of this turn. A view's change needs no such
@@ -237,6 +279,22 @@ public final class ChildHost {
         case .appearance, .touch:
             embedView()
             return controller.handleMessage(message, from: proxy)
+        case .key(let k):
+            embedView()
+            return key(envelope, k)
+        case .request(let r) where r.name == ProcessChildRequest.focusEnter:
+            guard let forward = ProcessChildRequest.entersForward(r.payload) else {
+                return Reply(status: .failed, payload: Array("a focus-enter's payload is first or last".utf8))
+            }
+            embedView()
+            let root = window.rootView
+            guard followParentFocus({ $0.enter(forward: forward, in: root) }) == true else {
+                return Reply(status: .declined, payload: Array("nothing in \(controller.id)'s tree can take focus".utf8))
+            }
+            return nil
+        case .request(let r) where r.name == ProcessChildRequest.focusResign:
+            followParentFocus { $0.clear() }
+            return nil
         case .request(let r) where r.name == Request.redraw && envelope.source == Self.compositorID:
             return redraw()
         case .request(let r) where r.name == ControllerDescription.request:

@@ -27,6 +27,7 @@ enum ChildPlacement: String, CaseIterable, CustomStringConvertible {
 @MainActor
 final class ParityRun {
     let placement: ChildPlacement
+    let placedID: ControllerID
     let run: RunDirectory
     let log: RoutingLog
     let window: Window
@@ -35,6 +36,8 @@ final class ParityRun {
     var processes: [Process] = []
     var remote: RemoteChildren?
     var actors: ActorChildren?
+    /// How the placed child's process was started, to start it again.
+    private var childArguments: [String] = []
     /// Serves the main actor, as a host's loop does: the container's calls to its child
     /// wait by running it (`Switchboard`).
     let loop = IOLoop(mainQueueNamed: "parity-test")
@@ -47,6 +50,7 @@ final class ParityRun {
         grandchild: (className: String, id: ControllerID)? = nil
     ) async throws {
         self.placement = placement
+        placedID = placed.id
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-parity-\(getpid())").path
         try RunDirectory.makePrivateDirectory(root)
         run = try RunDirectory.create(session: "\(placement)-\(UInt32.random(in: 0...UInt32.max))", root: root)
@@ -90,6 +94,7 @@ final class ParityRun {
                     "--endpoint", try run.ipcEndpoint(placed.id.rawValue), "--session", run.session, "--run-root", root,
                 ])
             }
+            childArguments = arguments
             try launch(arguments)
             let childConnected = await remote.waitForChild(placed.id)
             #expect(childConnected, "the child host did not connect within 10 s")
@@ -100,12 +105,30 @@ final class ParityRun {
         window.rootViewController = self.root
     }
 
+    /// Kills the placed child's process (the first this run started: its pid is ours) and
+    /// starts it again once the parent has seen it lost; returns when it has connected.
+    func killAndRestartChild() async throws -> Bool {
+        guard let remote, let child = processes.first, child.isRunning else { return false }
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !remote.hasLost(placedID), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        processes[0] = try start(childArguments)
+        return await remote.waitForChild(placedID)
+    }
+
     private func launch(_ arguments: [String]) throws {
+        processes.append(try start(arguments))
+    }
+
+    private func start(_ arguments: [String]) throws -> Process {
         let p = Process()
         p.executableURL = try BuiltProducts.binary("trellis-app")
         p.arguments = arguments
         try p.run()
-        processes.append(p)
+        return p
     }
 
     /// Whether `child` connected to `parent`'s host within 10 s, as that host's log says.
@@ -328,6 +351,73 @@ extension MultiProcessTests {
             ])
             #expect(log.filter { $0.hasPrefix("NavRoot.viewWillTransition") }.count == 2, "one transition per resize")
             #expect(inOrder(log, "Pushed1.viewWillAppear", "Child.viewWillTransition(to: 44×12)", "Pushed1.size 42×8"))
+        }
+
+        /// Issue 22: one focus for the whole tree, wherever its views are (docs/LIFECYCLE.md,
+        /// "Focus across processes"). Tab and Shift-Tab go through the container's field and
+        /// on into the child's, wrapping; a click moves focus into and out of the child;
+        /// what is typed — Japanese too — reaches the focused field in whatever process; and
+        /// the callback log is the same in every placement.
+        @Test(.timeLimit(.minutes(1)))
+        func focusAndTypingCrossIntoAChildAsInOneTree() async throws {
+            let a = Point(x: 3, y: 0), b = Point(x: 3, y: 2)
+            let log = try await sameLogInEveryPlacement(
+                root: { ParityFocusContainer(registry: $0) }, placed: (className: "ParityForm", id: "Child")
+            ) { run in
+                let w = run.window
+                #expect(w.key(.tab) == .handled)
+                #expect(w.type("x") == [.handled])
+                #expect(w.key(.tab) == .handled, "\(run.placement): Tab into the child")
+                #expect(w.type("日本") == [.handled, .handled], "\(run.placement)")
+                #expect(w.key(.tab) == .handled)
+                #expect(w.type("z") == [.handled])
+                #expect(w.key(.tab) == .handled, "\(run.placement): Tab out of the child, wrapping")
+                #expect(w.key(.tab, modifiers: .shift) == .handled, "\(run.placement): Shift-Tab into the child's last")
+                #expect(w.touch(.began, at: b) && w.touch(.ended, at: b))
+                #expect(w.touch(.began, at: a) && w.touch(.ended, at: a))
+                #expect(w.type("!") == [.handled])
+            }
+            let focus = log.filter { $0.contains(" focused") || $0.contains(" resigned") || $0.contains(" = ") }
+            #expect(focus == [
+                "Container.a focused", "Container.a = x", "Container.a resigned",
+                "Child.b focused", "Child.b = 日", "Child.b = 日本", "Child.b resigned",
+                "Child.c focused", "Child.c = z", "Child.c resigned",
+                "Container.a focused", "Container.a resigned",
+                "Child.c focused", "Child.c resigned",
+                "Child.b focused", "Child.b resigned",
+                "Container.a focused", "Container.a = x!",
+            ])
+        }
+
+        /// Issue 22: only one process has a focused view, across a crash and restart of the
+        /// child's (docs/LIFECYCLE.md, "Focus across processes"): the parent's focus leaves
+        /// the lost child's viewport, the restarted child starts with nothing focused, and
+        /// Tab brings focus back into it, where typing lands.
+        @Test(.timeLimit(.minutes(1)))
+        func aChildKilledWithFocusTakesItAndARestartedOneStartsWithout() async throws {
+            let run = try await ParityRun(
+                .ownProcess, root: { ParityFocusContainer(registry: $0) }, placed: (className: "ParityForm", id: "Child"))
+            let w = run.window
+            w.makeKeyAndVisible()
+            w.key(.tab)
+            w.key(.tab)
+            #expect(w.focusedView?.identifier == "Child", "focus is in the child's tree")
+            // Read before the kill: a killed process's last lines may never reach its file.
+            #expect(await run.callbacks().contains("Child.b focused"))
+            let restarted = try await run.killAndRestartChild()
+            #expect(restarted, "the child's process came back")
+            #expect(w.focusedView == nil, "the lost child took focus with it")
+            #expect(w.key(.tab) == .handled)
+            #expect(w.focusedView?.identifier == "a")
+            #expect(w.key(.tab) == .handled)
+            #expect(w.focusedView?.identifier == "Child")
+            #expect(w.type("k") == [.handled])
+            let log = await run.callbacks().filter { $0.hasPrefix("Child.b") || $0.hasPrefix("Container.a") }
+            #expect(log.suffix(4) == [
+                // The new process: nothing focused until Tab comes back into it.
+                "Container.a focused", "Container.a resigned", "Child.b focused", "Child.b = k",
+            ])
+            await run.stop()
         }
 
         /// Issue 23: a tab in another process loads its view when an in-process one would —
