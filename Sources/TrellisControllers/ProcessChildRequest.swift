@@ -30,6 +30,11 @@ public enum ProcessChildRequest {
     /// parent's focus moves to the child's viewport, and on up to the root.
     public static let focusTook = "trellis.focus.took"
 
+    /// The key commands a key typed now would be offered to in the child's tree, from its
+    /// focused view up (`Window.activeKeyCommands`): JSON, `[KeyCommand.Summary]`. Parent →
+    /// child, and compositor → root for `trellis keys`.
+    public static let keyCommands = "key-commands"
+
     /// A `focusEnter` request's direction: true for Tab (`first`); nil if malformed.
     public static func entersForward(_ payload: [UInt8]) -> Bool? {
         switch String(decoding: payload, as: UTF8.self) {

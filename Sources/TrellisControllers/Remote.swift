@@ -76,6 +76,15 @@ public final class RemoteController: ViewController {
         forward(.request(Request(name: ProcessChildRequest.focusResign)))
     }
 
+    /// The key commands of the child's tree, from its focused view up; empty if it does
+    /// not answer (a footer then lists this tree's alone).
+    func activeKeyCommands() -> [KeyCommand.Summary] {
+        guard let reply = forward(.request(Request(name: ProcessChildRequest.keyCommands))), reply.status == .ok,
+              let list = try? JSONDecoder().decode([KeyCommand.Summary].self, from: Data(reply.payload))
+        else { return [] }
+        return list
+    }
+
     /// The child's process was lost: if focus was in its tree, it is nowhere now.
     public func childLostFocus() {
         guard let viewport = viewIfLoaded as? RemoteViewport, viewport.isFocused else { return }

@@ -292,6 +292,11 @@ public final class ChildHost {
                 return Reply(status: .declined, payload: Array("nothing in \(controller.id)'s tree can take focus".utf8))
             }
             return nil
+        case .request(let r) where r.name == ProcessChildRequest.keyCommands:
+            guard let json = try? JSONEncoder().encode(window.activeKeyCommands) else {
+                return Reply(status: .failed, payload: Array("could not encode the key commands".utf8))
+            }
+            return Reply(status: .ok, payload: Array(json))
         case .request(let r) where r.name == ProcessChildRequest.focusResign:
             followParentFocus { $0.clear() }
             return nil

@@ -17,6 +17,11 @@ public final class ParityFocusContainer: ViewController {
         super.init(id: id)
     }
 
+    /// F1 "Help" here, and F2 "Reset", which the child's F2 overrides while focus is there.
+    public override var keyCommands: [KeyCommand] {
+        [KeyCommand(Key(.f1), title: "Help") {}, KeyCommand(Key(.f2), title: "Reset") {}]
+    }
+
     public override func viewDidLoad() {
         super.viewDidLoad()
         view.addSubview(ParityFocus.field("a", of: self, frame: Rect(x: 1, y: 0, width: 16, height: 1)))
@@ -33,9 +38,13 @@ public final class ParityFocusContainer: ViewController {
     }
 }
 
-/// Two text fields, `b` above `c`.
+/// Two text fields, `b` above `c`, and a key command of its own, F2 "Clear".
 @MainActor
 public final class ParityForm: ViewController {
+    public override var keyCommands: [KeyCommand] {
+        [KeyCommand(Key(.f2), title: "Clear") { [unowned self] in logCallback("clear") }]
+    }
+
     public override func viewDidLoad() {
         super.viewDidLoad()
         view.addSubview(ParityFocus.field("b", of: self, frame: Rect(x: 1, y: 0, width: 16, height: 1)))

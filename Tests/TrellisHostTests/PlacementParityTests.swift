@@ -368,6 +368,9 @@ extension MultiProcessTests {
                 #expect(w.key(.tab) == .handled)
                 #expect(w.type("x") == [.handled])
                 #expect(w.key(.tab) == .handled, "\(run.placement): Tab into the child")
+                // The child's commands first, wherever it runs; its F2 hides the container's.
+                #expect(w.activeKeyCommands.map { "\($0.key) \($0.title) \($0.owner)" } == ["F2 Clear Child", "F1 Help Container"], "\(run.placement)")
+                #expect(w.key(.f2) == .handled)
                 #expect(w.type("日本") == [.handled, .handled], "\(run.placement)")
                 #expect(w.key(.tab) == .handled)
                 #expect(w.type("z") == [.handled])
@@ -377,10 +380,10 @@ extension MultiProcessTests {
                 #expect(w.touch(.began, at: a) && w.touch(.ended, at: a))
                 #expect(w.type("!") == [.handled])
             }
-            let focus = log.filter { $0.contains(" focused") || $0.contains(" resigned") || $0.contains(" = ") }
+            let focus = log.filter { $0.contains(" focused") || $0.contains(" resigned") || $0.contains(" = ") || $0.hasSuffix("clear") }
             #expect(focus == [
                 "Container.a focused", "Container.a = x", "Container.a resigned",
-                "Child.b focused", "Child.b = 日", "Child.b = 日本", "Child.b resigned",
+                "Child.b focused", "Child.clear", "Child.b = 日", "Child.b = 日本", "Child.b resigned",
                 "Child.c focused", "Child.c = z", "Child.c resigned",
                 "Container.a focused", "Container.a resigned",
                 "Child.c focused", "Child.c resigned",

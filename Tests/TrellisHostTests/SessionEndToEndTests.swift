@@ -343,6 +343,9 @@ extension MultiProcessTests {
             #expect(unhandled.status == 2, "\(unhandled)")
             _ = try s.cli("key", "--special", "f5")
             #expect(try s.cli("wait", "--idle").status == 0)
+            // `trellis keys` lists what a key would reach now: the root's tab commands.
+            let keys = try s.cli("keys")
+            #expect(keys.status == 0 && keys.output.contains("F1") && keys.output.contains("— Demo"), "\(keys)")
 
             let tree = try s.cli("tree").output
             #expect(tree.contains("Seed004  Seed004  process") && tree.contains("h:regular"))
