@@ -286,6 +286,12 @@ public actor SessionClient {
         return trace
     }
 
+    /// Types `text` one character at a time, each a key as a terminal sends typing, to
+    /// wherever focus is — a text field in any process.
+    public func type(_ text: String) async throws {
+        for character in text { try await key(KeyPress(text: String(character))) }
+    }
+
     /// The terminal's new size: a size transition at the root, traits follow.
     public func resize(to size: Size) async throws {
         try await send(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))))
