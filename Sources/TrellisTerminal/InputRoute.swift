@@ -35,10 +35,11 @@ extension InputEvent {
         }
     }
 
-    /// A paste as `.paste` keys of at most `WireLimits.maxKeyText` bytes each, cut only
+    /// A paste as `.paste` keys of at most `WireLimits.maxPasteText` bytes each — one key,
+    /// one insertion, up to 64 KiB — cut only
     /// between characters. An empty paste is one empty `.paste` key: the view learns that
     /// a paste happened.
-    static func pasteKeys(_ text: String, limit: Int = WireLimits.maxKeyText) -> [KeyPress] {
+    static func pasteKeys(_ text: String, limit: Int = WireLimits.maxPasteText) -> [KeyPress] {
         var keys: [KeyPress] = []
         var chunk = ""
         var bytes = 0

@@ -28,7 +28,8 @@ extension Message {
             w.u32(t.pointer); w.i32(t.x); w.i32(t.y); w.u64(t.timestamp)
         case .key(let k):
             let text = Array(k.text.utf8)
-            precondition(text.count <= WireLimits.maxKeyText, "key text over \(WireLimits.maxKeyText) bytes")
+            let limit = WireLimits.maxKeyText(pasting: k.modifiers.contains(.paste))
+            precondition(text.count <= limit, "key text over \(limit) bytes")
             w.u16(k.special.rawValue); w.u8(k.modifiers.rawValue); w.u8(0); w.u64(k.timestamp)
             w.u16(UInt16(text.count)); w.raw(text)
         case .traits(let t):
@@ -112,7 +113,7 @@ extension Message {
             guard try r.u8("reserved") == 0 else { throw r.invalid("reserved byte is not 0") }
             let timestamp = try r.u64("timestamp")
             let n = Int(try r.u16("text length"))
-            let text = try r.utf8(length: n, max: WireLimits.maxKeyText, "key text")
+            let text = try r.utf8(length: n, max: WireLimits.maxKeyText(pasting: modifiers.contains(.paste)), "key text")
             return .key(KeyPress(special: special, modifiers: modifiers, text: text, timestamp: timestamp))
         case .traits:
             return .traits(

@@ -61,7 +61,7 @@ public enum MessageKind: UInt16, Sendable, CaseIterable, CustomStringConvertible
         case .hello: 8
         case .error: 2 + 2 + WireLimits.maxErrorText
         case .touch: 24
-        case .key: 14 + WireLimits.maxKeyText
+        case .key: 14 + WireLimits.maxPasteText
         case .traits: 6
         case .appearance: 2
         case .containment: 2 + ControllerID.maxLength
@@ -79,6 +79,12 @@ public enum MessageKind: UInt16, Sendable, CaseIterable, CustomStringConvertible
 public enum WireLimits {
     public static let maxErrorText = 1024
     public static let maxKeyText = 4096
+    /// A paste's key (modifier `.paste`) may carry as much as its length field can say, so
+    /// that a paste up to 64 KiB reaches the focused view as one insertion.
+    public static let maxPasteText = Int(UInt16.max)
+
+    /// The most text bytes a key may carry.
+    public static func maxKeyText(pasting: Bool) -> Int { pasting ? maxPasteText : maxKeyText }
     public static let maxRequestName = 64
     public static let maxPayload = 64 * 1024
     /// 2 MiB holds a full 300×250 screen of cells.

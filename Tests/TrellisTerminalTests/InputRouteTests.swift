@@ -28,7 +28,10 @@ struct InputRouteTests {
     @Test func aPasteIsPasteKeysWithinTheWireLimit() {
         #expect(InputEvent.paste("hello").route == .root([.key(KeyPress(modifiers: .paste, text: "hello"))]))
         #expect(InputEvent.paste("").route == .root([.key(KeyPress(modifiers: .paste, text: ""))]))
-        let long = String(repeating: "日", count: 3000)  // 9000 bytes
+        // Issue 22: a paste up to 64 KiB is one key, so one insertion in the focused view.
+        let page = String(repeating: "日", count: 3000)  // 9000 bytes
+        #expect(InputEvent.paste(page).route == .root([.key(KeyPress(modifiers: .paste, text: page))]))
+        let long = String(repeating: "日", count: 50_000)  // 150,000 bytes
         guard case .root(let messages) = InputEvent.paste(long).route else {
             Issue.record("paste not routed to the root")
             return
@@ -38,7 +41,7 @@ struct InputRouteTests {
             return key.text
         }
         #expect(texts.count == 3)
-        #expect(texts.allSatisfy { $0.utf8.count <= WireLimits.maxKeyText })
+        #expect(texts.allSatisfy { $0.utf8.count <= WireLimits.maxPasteText })
         #expect(texts.joined() == long)
     }
 

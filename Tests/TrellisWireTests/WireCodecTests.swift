@@ -108,6 +108,21 @@ struct WireCodecTests {
         }
     }
 
+    @Test("a paste's key carries up to 65,535 bytes, any other key up to 4096 (issue 22: a paste is one insertion)")
+    func aPasteKeyMayBeLongerThanAnyOtherKey() throws {
+        let page = String(repeating: "日本", count: 10_000)  // 60,000 bytes
+        let frames = WireCodec.encode(envelope(.key(KeyPress(modifiers: .paste, text: page))))
+        let decoded = try WireCodec.decode(frames)
+        guard case .key(let key) = decoded.message else { Issue.record("not a key: \(decoded.message)"); return }
+        #expect(key.text == page && key.modifiers == .paste)
+        // The same text without the paste modifier is more than a key may carry.
+        let short = WireCodec.encode(envelope(.key(KeyPress(modifiers: .paste, text: String(repeating: "a", count: 5000)))))
+        var body = short[3]
+        body[2] = 0
+        let r = rejection([[], short[1], short[2], body])
+        #expect(r != nil, "a 5000-byte key that is not a paste was accepted")
+    }
+
     @Test("a rejection past the header names the message it rejects, so the error reply can correlate")
     func rejectionCarriesTheHeader() {
         let good = WireCodec.encode(envelope(.request(Request(name: "x"))))
