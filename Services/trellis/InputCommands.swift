@@ -35,6 +35,41 @@ struct TapCommand: AsyncParsableCommand {
     }
 }
 
+/// `trellis scroll`: the mouse wheel, at a cell or over the text the screen shows.
+struct ScrollCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scroll", abstract: "Turn the mouse wheel at X,Y or over --text: --down N (default 1) or --up N notches.",
+        discussion: "Exit status: 0 when something scrolled, 2 when nothing there scrolls that way, 1 when it could not be delivered.")
+
+    @OptionGroup var options: SessionOptions
+    @Argument(help: "The cell X,Y (0-based column,row).") var point: PointArgument?
+    @Option(help: "Scroll over the middle of this text where the screen shows it.") var text: String?
+    @Option(help: "Notches down.") var down: Int?
+    @Option(help: "Notches up.") var up: Int?
+
+    func validate() throws {
+        guard (point == nil) != (text == nil) else { throw ValidationError("give either X,Y or --text TEXT") }
+        guard down == nil || up == nil else { throw ValidationError("give --down or --up, not both") }
+        for n in [down, up].compactMap({ $0 }) where !(1...100).contains(n) {
+            throw ValidationError("notches are 1 to 100, not \(n)")
+        }
+    }
+
+    func run() async throws {
+        let notches = up.map { -$0 } ?? down ?? 1
+        try await options.withClient { client in
+            var at = point?.point ?? Point(x: 0, y: 0)
+            if let text {
+                let shown = try await client.screen()
+                guard let found = ScreenText.locate(text, in: shown) else { throw ClientError.notOnScreen(text, screen: shown) }
+                at = found
+            }
+            let trace = try await client.scroll(at: at, deltaY: notches)
+            print("scrolled \(notches) at \(at.x),\(at.y), trace \(TraceID.hex(trace))")
+        }
+    }
+}
+
 /// `trellis drag`: a touch that moves from one cell to another.
 struct DragCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -278,6 +278,18 @@ public actor SessionClient {
         try await send(.touch(input), trace: trace == 0 ? Self.newTrace() : trace)
     }
 
+    /// The mouse wheel turned `deltaY` notches down (negative: up; `deltaX` right) with
+    /// the pointer at `point`, as the terminal would deliver it; returns its trace id.
+    /// Nothing there scrolling that way throws `ClientError.unhandled`.
+    @discardableResult
+    public func scroll(at point: Point, deltaY: Int = 0, deltaX: Int = 0) async throws -> UInt64 {
+        let trace = Self.newTrace()
+        let input = ScrollInput(
+            deltaX: Int32(deltaX), deltaY: Int32(deltaY), x: Int32(point.x), y: Int32(point.y), timestamp: MonotonicClock.nanoseconds())
+        try await send(.scroll(input), trace: trace)
+        return trace
+    }
+
     /// A key press, as the terminal would deliver it; returns its trace id.
     @discardableResult
     public func key(_ key: KeyPress) async throws -> UInt64 {

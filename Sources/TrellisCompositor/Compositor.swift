@@ -273,7 +273,7 @@ public final class Compositor {
             }
         }
         switch e.message {
-        case .touch, .key:
+        case .touch, .key, .scroll:
             // To the root's link and its answer straight back, with no task in between
             // (on the compositor's main-thread loop, all on this thread).
             guard rootIsUp else { return answer(Reply(status: .failed)) }
@@ -353,7 +353,7 @@ public final class Compositor {
         case .request(let r):
             answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen, cells, tree, keys, await-text, disappear)".utf8)))
         default:
-            answer(Reply(status: .declined, payload: Array("the control endpoint takes touch, key, size and request".utf8)))
+            answer(Reply(status: .declined, payload: Array("the control endpoint takes touch, key, scroll, size and request".utf8)))
         }
     }
 

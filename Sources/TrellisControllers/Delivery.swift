@@ -63,6 +63,8 @@ extension ViewController {
             return touchMessage(t) ? nil : Reply(status: .declined)
         case .key(let k):
             return keyMessage(k)
+        case .scroll(let s):
+            return scrollMessage(s) ? nil : Reply(status: .declined, payload: Array("unhandled: nothing under the pointer scrolls that way".utf8))
         case .request(let r):
             return answer(r, from: sender)
         default:
@@ -95,6 +97,7 @@ extension Message {
         case .sizeTransition(let s): "\(s.width)×\(s.height)"
         case .touch(let t): "\(t.phase) \(t.x),\(t.y) pointer \(t.pointer)"
         case .key(let k): Key(k).summary
+        case .scroll(let s): "\(s.deltaX),\(s.deltaY) at \(s.x),\(s.y)"
         case .request(let r): r.name
         case .placement(let p): "frame \(p.frame.x),\(p.frame.y) \(p.frame.width)×\(p.frame.height) z \(p.z)\(p.visible ? "" : " hidden")"
         default: nil

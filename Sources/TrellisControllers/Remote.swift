@@ -206,6 +206,11 @@ public final class RemoteController: ViewController {
         }
     }
 
+    override func scrollMessage(_ input: ScrollInput) -> Bool {
+        guard let answer = forward(.scroll(input)) else { return true }
+        return answer.status == .ok
+    }
+
     override func touchMessage(_ input: TouchInput) -> Bool {
         guard let answer = forward(.touch(input)) else { return true }
         return answer.status == .ok

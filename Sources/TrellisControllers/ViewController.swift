@@ -307,6 +307,9 @@ open class ViewController: Responder, ViewOwner {
     /// process overrides it to forward instead of hit-testing here.
     func touchMessage(_ input: TouchInput) -> Bool { routeTouch(input) }
 
+    /// A `scroll` message (the mouse wheel) for this controller; a proxy forwards it.
+    func scrollMessage(_ input: ScrollInput) -> Bool { routeScroll(input) }
+
     // MARK: - State kept for the lifecycle machinery
 
     var appearance = AppearanceMachine()

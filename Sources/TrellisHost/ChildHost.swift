@@ -215,7 +215,7 @@ public final class ChildHost {
             // the sender only learns from the answer whether anything handled it — unless
             // this input arrived while the main thread waits on a child, part-way through
             // handling something else, which the frame must not be composed in the middle of.
-            if (envelope.kind == .touch || envelope.kind == .key) && !Switchboard.shared.isWaiting {
+            if envelope.kind.isInput && !Switchboard.shared.isWaiting {
                 publisher?.publishNow()
             } else {
                 publisher?.setNeedsFrame()
@@ -276,7 +276,7 @@ public final class ChildHost {
             if let t = sizeTransition { window.completeSizeTransition(t) }
             sizeTransition = nil
             return nil
-        case .appearance, .touch:
+        case .appearance, .touch, .scroll:
             embedView()
             return controller.handleMessage(message, from: proxy)
         case .key(let k):

@@ -64,3 +64,35 @@ enum ParityFocus {
         return f
     }
 }
+
+/// A list of 100 rows filling its view, for the wheel across the placements (issue 22):
+/// every wheel turn it takes is logged with the line now at the top.
+@MainActor
+public final class ParityList: ViewController, TableViewDataSource {
+    final class Table: TableView {
+        weak var controller: ViewController?
+        override func scrollWheel(_ input: ScrollInput) -> Bool {
+            let scrolled = super.scrollWheel(input)
+            if scrolled { controller?.logCallback("top line \(firstLine)") }
+            return scrolled
+        }
+    }
+
+    public override func viewDidLoad() {
+        super.viewDidLoad()
+        let table = Table()
+        table.controller = self
+        table.register(TableViewCell.self, forCellReuseIdentifier: "row")
+        table.dataSource = self
+        view.addSubview(table)
+        table.pinEdges(to: view)
+    }
+
+    public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { 100 }
+
+    public func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "row", for: indexPath)
+        cell.textLabel.text = "row \(indexPath.row)"
+        return cell
+    }
+}

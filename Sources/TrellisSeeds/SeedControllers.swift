@@ -22,6 +22,7 @@ public enum SeedControllers {
         registry.register("ParityPages") { id in ParityPages(id: id) }
         registry.register("ParityFocusContainer") { [unowned registry] id in ParityFocusContainer(registry: registry, id: id ?? "Container") }
         registry.register("ParityForm") { id in ParityForm(id: id) }
+        registry.register("ParityList") { id in ParityList(id: id) }
 
         // The benchmarks' trees (BenchControllers.swift): root → middle → leaf for latency,
         // a grid of tiles for scale.

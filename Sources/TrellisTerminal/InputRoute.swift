@@ -25,8 +25,8 @@ extension InputEvent {
             return .root([.touch(touch)])
         case .paste(let text):
             return .root(Self.pasteKeys(text).map { .key($0) })
-        case .scroll:
-            return .ignored("mouse wheel: the wire protocol has no scroll message yet")
+        case .scroll(let wheel):
+            return .root([.scroll(wheel)])
         case .focus(let gained):
             return .ignored("focus \(gained ? "gained" : "lost"): nothing consumes focus reports yet")
         case .invalid(let bytes, let reason):

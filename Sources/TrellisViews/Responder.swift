@@ -1,4 +1,5 @@
 import TrellisCanvas
+import TrellisWire
 
 /// One finger (or mouse pointer) on the screen, as a view sees it.
 ///
@@ -57,6 +58,23 @@ open class Responder {
 
     private func forward(_ touches: Set<Touch>) {
         if let next { next.deliver(touches) } else { unhandledTouches(touches) }
+    }
+
+    // MARK: The mouse wheel
+
+    /// The wheel turned over this responder (`deltaY` notches down, `deltaX` right):
+    /// return true if it scrolled something. The default says no, and the wheel goes on
+    /// up the chain — to an outer scroll view, when this one is at its edge.
+    open func scrollWheel(_ input: ScrollInput) -> Bool { false }
+
+    /// Offers the wheel to this responder and those after it, until one scrolls.
+    public func deliverScroll(_ input: ScrollInput) -> Bool {
+        var responder: Responder? = self
+        while let r = responder {
+            if r.scrollWheel(input) { return true }
+            responder = r.next
+        }
+        return false
     }
 
     // MARK: Presses (keys)

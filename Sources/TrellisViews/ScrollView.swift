@@ -113,6 +113,18 @@ open class ScrollView: View {
         return contentOffset != before
     }
 
+    /// Lines (and columns) one notch of the wheel moves.
+    public static let wheelStep = 3
+
+    /// The wheel scrolls by `wheelStep` a notch; at the edge it goes on up the chain.
+    open override func scrollWheel(_ input: ScrollInput) -> Bool {
+        guard isScrollEnabled else { return false }
+        let before = contentOffset
+        setContentOffset(Point(
+            x: before.x + Int(input.deltaX) * Self.wheelStep, y: before.y + Int(input.deltaY) * Self.wheelStep))
+        return contentOffset != before
+    }
+
     // MARK: Dragging
 
     private var dragStart: (touch: Point, offset: Point)?

@@ -172,6 +172,16 @@ open class TableView: View {
         setNeedsLayout()
     }
 
+    /// The wheel moves the rows on screen by `ScrollView.wheelStep` a notch, the
+    /// selection staying where it is; at the top or the bottom it goes on up the chain.
+    open override func scrollWheel(_ input: ScrollInput) -> Bool {
+        let before = firstLine
+        firstLine = max(0, min(firstLine + Int(input.deltaY) * ScrollView.wheelStep, lineCount - bounds.height))
+        guard firstLine != before else { return false }
+        setNeedsLayout()
+        return true
+    }
+
     // MARK: Cells on screen
 
     private func recycle(_ cell: TableViewCell) {

@@ -7,6 +7,7 @@ public enum Message: Sendable, Equatable {
     case heartbeat
     case touch(TouchInput)
     case key(KeyPress)
+    case scroll(ScrollInput)
     case traits(Traits)
     case appearance(Appearance)
     case containment(Containment)
@@ -25,6 +26,7 @@ public enum Message: Sendable, Equatable {
         case .error: .error
         case .heartbeat: .heartbeat
         case .touch: .touch
+        case .scroll: .scroll
         case .key: .key
         case .traits: .traits
         case .appearance: .appearance

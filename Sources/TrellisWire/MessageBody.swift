@@ -26,6 +26,9 @@ extension Message {
         case .touch(let t):
             w.u8(t.phase.rawValue); w.u8(t.modifiers.rawValue); w.u16(t.tapCount)
             w.u32(t.pointer); w.i32(t.x); w.i32(t.y); w.u64(t.timestamp)
+        case .scroll(let s):
+            w.i32(s.deltaX); w.i32(s.deltaY); w.u8(s.modifiers.rawValue); w.u8(0); w.u16(0)
+            w.i32(s.x); w.i32(s.y); w.u64(s.timestamp)
         case .key(let k):
             let text = Array(k.text.utf8)
             let limit = WireLimits.maxKeyText(pasting: k.modifiers.contains(.paste))
@@ -107,6 +110,13 @@ extension Message {
                     phase: phase, modifiers: modifiers, tapCount: try r.u16("tap count"),
                     pointer: try r.u32("pointer"), x: try r.i32("x"), y: try r.i32("y"),
                     timestamp: try r.u64("timestamp")))
+        case .scroll:
+            let dx = try r.i32("delta x"), dy = try r.i32("delta y")
+            let modifiers = try modifiers(&r)
+            guard try r.u8("reserved") == 0, try r.u16("reserved") == 0 else { throw r.invalid("reserved bytes are not 0") }
+            return .scroll(ScrollInput(
+                deltaX: dx, deltaY: dy, modifiers: modifiers, x: try r.i32("x"), y: try r.i32("y"),
+                timestamp: try r.u64("timestamp")))
         case .key:
             let special = try r.enumeration(KeyPress.Special.self, "special key")
             let modifiers = try modifiers(&r)

@@ -9,6 +9,7 @@ public enum MessageKind: UInt16, Sendable, CaseIterable, CustomStringConvertible
     // Input
     case touch = 16
     case key = 17
+    case scroll = 18
     // Controller state, parent → child
     case traits = 32
     case appearance = 33
@@ -32,6 +33,7 @@ public enum MessageKind: UInt16, Sendable, CaseIterable, CustomStringConvertible
         case .heartbeat: "heartbeat"
         case .touch: "touch"
         case .key: "key"
+        case .scroll: "scroll"
         case .traits: "traits"
         case .appearance: "appearance"
         case .containment: "containment"
@@ -47,6 +49,10 @@ public enum MessageKind: UInt16, Sendable, CaseIterable, CustomStringConvertible
 
     public var description: String { name }
 
+    /// A person's input — touch, key, wheel: answered by reply, and not run once it has
+    /// waited past the input bound (docs/PROCESSES.md, "Input on time").
+    public var isInput: Bool { self == .touch || self == .key || self == .scroll }
+
     /// Looks a kind up by its log name.
     public init?(name: String) {
         guard let kind = Self.allCases.first(where: { $0.name == name }) else { return nil }
@@ -61,6 +67,7 @@ public enum MessageKind: UInt16, Sendable, CaseIterable, CustomStringConvertible
         case .hello: 8
         case .error: 2 + 2 + WireLimits.maxErrorText
         case .touch: 24
+        case .scroll: 28
         case .key: 14 + WireLimits.maxPasteText
         case .traits: 6
         case .appearance: 2

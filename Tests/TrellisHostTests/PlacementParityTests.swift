@@ -392,6 +392,24 @@ extension MultiProcessTests {
             ])
         }
 
+        /// Issue 22: the mouse wheel scrolls the list under the pointer, wherever it runs —
+        /// into the child's tree as a `scroll` message — and at the top, where nothing
+        /// scrolls that way, it is unhandled (docs/LIFECYCLE.md, "The mouse wheel").
+        @Test(.timeLimit(.minutes(1)))
+        func theWheelScrollsTheListUnderThePointerInEveryPlacement() async throws {
+            let overList = Point(x: 5, y: 5)
+            let log = try await sameLogInEveryPlacement(
+                root: { ParityContainer(registry: $0, childClass: "ParityList") }, placed: (className: "ParityList", id: "Child")
+            ) { run in
+                let w = run.window
+                #expect(w.scroll(deltaY: 2, at: overList), "\(run.placement)")
+                #expect(w.scroll(deltaY: -1, at: overList), "\(run.placement)")
+                #expect(w.scroll(deltaY: -5, at: overList), "\(run.placement)")
+                #expect(!w.scroll(deltaY: -1, at: overList), "\(run.placement): nothing scrolls up from the top")
+            }
+            #expect(log.filter { $0.contains("top line") } == ["Child.top line 6", "Child.top line 3", "Child.top line 0"])
+        }
+
         /// Issue 22: only one process has a focused view, across a crash and restart of the
         /// child's (docs/LIFECYCLE.md, "Focus across processes"): the parent's focus leaves
         /// the lost child's viewport, the restarted child starts with nothing focused, and

@@ -50,12 +50,10 @@ struct InputRouteTests {
         #expect(keys.map(\.text) == ["ab", "日", "本"])
     }
 
-    @Test func wheelAndFocusAreIgnoredAndGarbageIsRejectedWithItsBytes() {
-        let wheel = InputEvent.scroll(ScrollInput(deltaY: 1, x: 0, y: 0, timestamp: 0))
-        guard case .ignored = wheel.route else {
-            Issue.record("wheel routed: \(wheel.route)")
-            return
-        }
+    @Test func wheelGoesToTheRootFocusIsIgnoredAndGarbageIsRejectedWithItsBytes() {
+        // Issue 22: the wheel is a `scroll` message, routed by the pointer.
+        let notch = ScrollInput(deltaY: 1, x: 3, y: 4, timestamp: 0)
+        #expect(InputEvent.scroll(notch).route == .root([.scroll(notch)]))
         guard case .ignored = InputEvent.focus(true).route else {
             Issue.record("focus routed")
             return

@@ -14,7 +14,7 @@ assert HEADER.size == 96
 ACK_REQUESTED = 1
 
 KINDS = {
-    "hello": 1, "ack": 2, "error": 3, "heartbeat": 4, "touch": 16, "key": 17,
+    "hello": 1, "ack": 2, "error": 3, "heartbeat": 4, "touch": 16, "key": 17, "scroll": 18,
     "traits": 32, "appearance": 33, "containment": 34, "size": 35, "memory-warning": 36,
     "frame": 48, "placement": 49, "animation": 50, "request": 64, "reply": 65,
 }
@@ -72,6 +72,9 @@ def encode_body(kind: str, f: dict) -> bytes:
     if kind == "touch":
         return struct.pack("<BBHIiiQ", f["phase"], f.get("modifiers", 0), f.get("tap_count", 1),
                            f.get("pointer", 0), f["x"], f["y"], f.get("timestamp", 0))
+    if kind == "scroll":
+        return struct.pack("<iiBBHiiQ", f.get("delta_x", 0), f.get("delta_y", 0), f.get("modifiers", 0), 0, 0,
+                           f["x"], f["y"], f.get("timestamp", 0))
     if kind == "key":
         t = f.get("text", "").encode()
         return struct.pack("<HBBQH", f.get("special", 0), f.get("modifiers", 0), 0, f.get("timestamp", 0), len(t)) + t
@@ -118,6 +121,9 @@ def decode_body(kind: str, b: bytes) -> dict:
     if kind == "touch":
         keys = ("phase", "modifiers", "tap_count", "pointer", "x", "y", "timestamp")
         return dict(zip(keys, struct.unpack("<BBHIiiQ", b)))
+    if kind == "scroll":
+        dx, dy, mods, _, _, x, y, ts = struct.unpack("<iiBBHiiQ", b)
+        return {"delta_x": dx, "delta_y": dy, "modifiers": mods, "x": x, "y": y, "timestamp": ts}
     if kind == "key":
         special, mods, _, ts, n = struct.unpack_from("<HBBQH", b)
         return {"special": special, "modifiers": mods, "timestamp": ts, "text": b[14:14 + n].decode()}

@@ -1,17 +1,15 @@
-import TrellisWire
-
-/// A mouse wheel notch at a cell.
+/// A mouse wheel notch at a cell: the `scroll` message (docs/PROTOCOL.md §5.2a).
 ///
-/// The wire protocol has no scroll message yet, and mapping the wheel to arrow keys
-/// would send it to the focused controller instead of the view under the pointer, so
-/// the parser reports it as it is and leaves the routing to the compositor.
-public struct ScrollInput: Sendable, Equatable {
-    /// -1 for wheel left, +1 for wheel right, otherwise 0.
+/// It goes to the view under the pointer, not to the focus — which is why it is not
+/// mapped to arrow keys — and from there up the responder chain to the first view that
+/// can scroll that way (docs/LIFECYCLE.md, "The mouse wheel").
+public struct ScrollInput: Sendable, Equatable, Hashable {
+    /// -1 for wheel left, +1 for wheel right, otherwise 0 (notches; a client may send more).
     public var deltaX: Int32
     /// -1 for wheel up (toward the top of the content), +1 for wheel down, otherwise 0.
     public var deltaY: Int32
     public var modifiers: KeyModifiers
-    /// 0-based cell of the pointer.
+    /// 0-based cell of the pointer, in the receiver's coordinates.
     public var x: Int32
     public var y: Int32
     /// Monotonic nanoseconds at which the report's first byte arrived.
