@@ -17,10 +17,10 @@
 //   TrellisSupervisor scene files, and the supervisor that starts, restarts and stops a session
 //   TrellisClient     test clients: attach to a running session, drive it, read its screen and log
 //   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
-//   TrellisBench      what the benchmarks measure with: percentiles, the naive redraw baseline, /proc readings
 //   Services/trellis-app  the seeds app's binary: TrellisApp with the seeds' classes
 //   Services/trellis-compositor  the render server process
-//   Services/trellis  the command-line tool (up, down, ps, tree, screen, tap, wait, logs, trace, bench, …)
+//   Services/trellis  the command-line tool (up, down, ps, tree, screen, tap, wait, logs, trace, peer, …)
+//   Benchmarks/TrellisBenchmarks  the benchmarks: each measured beside its baseline (`trellis bench NAME`)
 import PackageDescription
 
 let package = Package(
@@ -100,7 +100,15 @@ let package = Package(
         ),
         .target(name: "TrellisClient", dependencies: ["TrellisCompositor", "TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport"]),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
-        .target(name: "TrellisBench", dependencies: ["TrellisCanvas", "TrellisWire"]),
+        .target(
+            name: "TrellisBenchmarks",
+            dependencies: [
+                "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout", "TrellisCanvas", "TrellisTerminal",
+                "TrellisViews", "TrellisControllers", "TrellisCompositor", "TrellisClient", "TrellisSeeds",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/TrellisBenchmarks"
+        ),
         .executableTarget(
             name: "trellis-app",
             dependencies: ["TrellisApp", "TrellisSeeds"],
@@ -117,9 +125,8 @@ let package = Package(
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout",
-                "TrellisCanvas", "TrellisTerminal", "TrellisViews", "TrellisControllers", "TrellisSupervisor", "TrellisClient",
-                "TrellisCompositor", "TrellisBench", "TrellisSeeds",
+                "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisCanvas", "TrellisTerminal", "TrellisSupervisor",
+                "TrellisClient", "TrellisBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis"
@@ -154,7 +161,7 @@ let package = Package(
             dependencies: ["TrellisSeeds", "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]
         ),
         .testTarget(name: "TrellisAppTests", dependencies: ["TrellisApp", "TrellisControllers"]),
-        .testTarget(name: "TrellisBenchTests", dependencies: ["TrellisBench", "TrellisCanvas", "TrellisWire"]),
+        .testTarget(name: "TrellisBenchmarksTests", dependencies: ["TrellisBenchmarks", "TrellisCanvas", "TrellisWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,14 +1,12 @@
 import ArgumentParser
+import TrellisBenchmarks
 
-/// `trellis bench NAME`: every benchmark runs its baseline beside it in the same
-/// run and ends with one line of `key=value` figures (`ratio=` where there is a baseline).
+/// `trellis bench NAME`: the front door of the benchmarks, which live in
+/// `Benchmarks/TrellisBenchmarks` (docs/BENCHMARKS.md).
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run a benchmark beside its baseline.",
-        subcommands: [
-            TransportBench.self, TransportBenchPeer.self, LayoutBench.self, TreeBench.self, ComposeBench.self,
-            LatencyBench.self, ScaleBench.self, ScalePeer.self, RenderBench.self, ChaosBench.self,
-        ]
+        subcommands: Benchmarks.commands
     )
 }

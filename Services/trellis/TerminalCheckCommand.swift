@@ -1,4 +1,5 @@
 import ArgumentParser
+import TrellisBenchmarks
 import TrellisCanvas
 import TrellisTerminal
 import TrellisWire
@@ -111,24 +112,5 @@ struct TerminalCheckCommand: ParsableCommand {
             out.append(digits[Int(b & 15)])
         }
         return String(decoding: out, as: UTF8.self)
-    }
-}
-
-/// A small seeded generator, so a seed names the same frames on every machine and run.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func nextValue() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform enough in 0..<bound for tests (bound > 0).
-    mutating func next(_ bound: Int) -> Int {
-        Int(nextValue() % UInt64(bound))
     }
 }

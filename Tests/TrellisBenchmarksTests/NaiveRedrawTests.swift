@@ -1,5 +1,5 @@
 import Testing
-import TrellisBench
+import TrellisBenchmarks
 import TrellisCanvas
 import TrellisWire
 

@@ -1,5 +1,5 @@
 import Testing
-import TrellisBench
+import TrellisBenchmarks
 
 /// The benchmarks' percentiles are nearest-rank, so p99 of few samples is not the worst.
 struct PercentilesTests {

@@ -5,7 +5,7 @@ import TrellisTransport
 
 /// The baseline process of `trellis bench scale`: starts, connects one DEALER to the
 /// benchmark's endpoint, says hello, and then only waits — until its standard input
-/// closes or a signal comes. Hidden: started by the benchmark.
+/// closes (or a signal ends it). Hidden: started by the benchmark.
 struct ScalePeer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scale-peer", abstract: "Helper process of 'trellis bench scale'.", shouldDisplay: false)
@@ -17,7 +17,7 @@ struct ScalePeer: AsyncParsableCommand {
         zmq_connect(socket, endpoint)
         var hello = Array("\(getpid())".utf8)
         zmq_send(socket, &hello, hello.count, 0)
-        _ = await Termination.wait(orStdinClose: true)
+        await untilStdinCloses()
         zmq_close(socket)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TrellisBench
+@testable import TrellisBenchmarks
 
 /// The scale benchmark sums these over 65 processes; they must read this process right.
 struct ProcMemoryTests {

@@ -1,5 +1,4 @@
 import Foundation
-import TrellisBench
 
 /// The figures of a chaos run, the targets of issue 19, and the report.
 struct ChaosResult {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import TrellisBench
 import TrellisLayout
 import TrellisLog
 

@@ -75,4 +75,13 @@ func onDedicatedThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable 
     }
 }
 
+/// Returns when standard input closes: how a helper process learns that the benchmark
+/// that started it is done (or has died), so it never outlives it.
+func untilStdinCloses() async {
+    await onDedicatedThread("stdin") {
+        var b = [UInt8](repeating: 0, count: 64)
+        while read(0, &b, b.count) > 0 {}
+    }
+}
+
 func figure(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }

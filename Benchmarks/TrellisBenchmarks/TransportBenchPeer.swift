@@ -144,10 +144,7 @@ struct TransportBenchPeer: AsyncParsableCommand {
             }
         }
         Self.ready()
-        await onDedicatedThread("stdin") {
-            var b = [UInt8](repeating: 0, count: 64)
-            while read(0, &b, b.count) > 0 {}
-        }
+        await untilStdinCloses()
         for l in links { await l.close() }
         loop.shutdown()
         log.close()

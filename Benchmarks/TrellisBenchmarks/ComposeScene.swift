@@ -1,5 +1,4 @@
 import Foundation
-import TrellisBench
 import TrellisCanvas
 import TrellisCompositor
 import TrellisLog

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CZeroMQ
 import Foundation
-import TrellisBench
 import TrellisLog
 import TrellisSeeds
 import TrellisTransport
