@@ -16,9 +16,10 @@ import TrellisTransport
 /// The latest screen wins. Only one screen waits (`latest`); a newer one replaces it, so
 /// a terminal slower than the compositor gets fewer frames, never a backlog. Each frame
 /// is one `ScreenWriter` buffer (changed cells only, inside synchronized-update
-/// brackets) written to a non-blocking descriptor. When a write would block, the rest of
-/// that frame is kept and finished first (the writer already counts it as shown), and
-/// `FrameThrottle` stretches the gap before the next frame: later, at a lower rate.
+/// brackets) written to a non-blocking descriptor the moment it is composed. Only when a
+/// write would block is the output backing up (`FrameThrottle`): the rest of that frame
+/// is kept and finished first (the writer already counts it as shown), retried on a loop
+/// timer, and the newest screen goes out as soon as it is through.
 final class TerminalOutput: @unchecked Sendable {
     // @unchecked: `latest` and `counters` are Mutex/Atomic; every other field is touched
     // only on `loop`'s thread: `show` hands over through `latest` and `loop.execute`, and
@@ -89,11 +90,12 @@ final class TerminalOutput: @unchecked Sendable {
 
     private func pump() {
         guard !dead else { return }
-        if pendingOffset < pending.count {
+        if !throttle.mayWrite {
+            // Backing up: the screen waits in `latest` (replaced by any newer one) until
+            // the rest of the last frame is through; the armed retry comes back here.
             guard drain() else { return arm() }
+            throttle.wrote()
         }
-        let now = MonotonicClock.nanoseconds()
-        guard throttle.mayWrite(at: now) else { return arm() }
         guard let screen = latest.withLock({ slot -> Surface? in
             defer { slot = nil }
             return slot
@@ -102,10 +104,10 @@ final class TerminalOutput: @unchecked Sendable {
         pendingOffset = 0
         if pending.isEmpty { return }
         if drain() {
-            throttle.wrote(at: MonotonicClock.nanoseconds())
+            throttle.wrote()
         } else {
             writesBlocked.add(1, ordering: .relaxed)
-            throttle.blocked(at: MonotonicClock.nanoseconds())
+            throttle.blocked()
             arm()
         }
     }
@@ -137,13 +139,16 @@ final class TerminalOutput: @unchecked Sendable {
         return true
     }
 
-    /// Runs `pump` again when the throttle allows (or soon, to retry a blocked write).
+    /// Retries the blocked bytes after the throttle's interval; a retry that blocks
+    /// again stretches the next one.
     private func arm() {
         guard timer == nil, !dead else { return }
-        let now = MonotonicClock.nanoseconds()
-        let wait = throttle.notBefore > now ? throttle.notBefore - now : throttle.interval
-        timer = loop.schedule(afterNanoseconds: wait) { [self] in
+        timer = loop.schedule(afterNanoseconds: throttle.retryInterval) { [self] in
             timer = nil
+            if !throttle.mayWrite && !drain() {
+                throttle.blocked()
+                return arm()
+            }
             pump()
         }
     }

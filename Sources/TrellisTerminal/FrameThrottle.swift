@@ -1,49 +1,47 @@
-/// When the next frame may be written to a terminal that may be slower than the
-/// compositor (an ssh link, a paused tmux client, a terminal busy scrolling).
+/// When the next frame may be written to the terminal: at once, unless the terminal's
+/// output is backing up (issue 20).
 ///
 /// Frames are never queued: the writer keeps only the latest composed screen and asks
-/// the throttle when it may write it. While writes go through without blocking there is
-/// no delay beyond `minimumInterval` — none by default: a terminal that keeps up gets
-/// each frame the moment it is composed, as tmux gives a pane's output (issue 20: a tab
-/// switch's second frame waited 8 ms behind its first on an idle terminal). A write that
-/// would block doubles the interval (at least 16 ms, up to `maximumInterval`), so a slow
-/// terminal gets fewer, larger coalesced frames instead of a backlog; each frame written
-/// without blocking halves it again, and under 4 ms it is back to the minimum. No I/O, no
-/// clock: the caller passes the time, so the policy is testable on its own.
+/// the throttle whether it may write it. While the last frame's bytes all went out, the
+/// next frame goes out the moment it is composed, as tmux gives a pane's output — no gap,
+/// no clock. Once a write would block (the terminal's buffer is full: an ssh link, a
+/// stopped tmux client, a terminal busy scrolling), the output is backing up: the rest
+/// of that frame is finished first, and screens composed meanwhile replace each other, so
+/// the terminal gets the newest one as a single diff when it takes bytes again. The
+/// writer retries the blocked bytes after `retryInterval`, which doubles while they stay
+/// blocked (from `firstRetry` up to `maximumRetry`), so a stopped terminal costs a few
+/// write attempts a second, not a busy loop. No I/O: the caller reports what its writes
+/// did, so the policy is testable on its own.
 public struct FrameThrottle: Sendable, Equatable {
-    /// The shortest gap between frames (ns): the display rate the compositor aims at.
-    public let minimumInterval: UInt64
-    /// The longest gap between frames (ns) however slow the terminal is, so the screen
-    /// still catches up a few times a second.
-    public let maximumInterval: UInt64
-    /// The current gap between frames (ns).
-    public private(set) var interval: UInt64
-    /// No frame may start before this time (monotonic ns).
-    public private(set) var notBefore: UInt64 = 0
+    /// The first wait before retrying a blocked write (ns).
+    public let firstRetry: UInt64
+    /// The longest wait between retries however long the terminal stays blocked (ns), so
+    /// the screen still catches up within that once it reads again.
+    public let maximumRetry: UInt64
+    /// True while bytes of the last frame are waiting for the terminal.
+    public private(set) var backedUp = false
+    /// How long to wait before retrying the blocked bytes (ns).
+    public private(set) var retryInterval: UInt64
 
-    /// Below this, a gap left from a slow spell is no gap (ns).
-    static let settled: UInt64 = 4_000_000
-
-    public init(minimumInterval: UInt64 = 0, maximumInterval: UInt64 = 250_000_000) {
-        self.minimumInterval = minimumInterval
-        self.maximumInterval = max(minimumInterval, maximumInterval)
-        interval = minimumInterval
+    public init(firstRetry: UInt64 = 1_000_000, maximumRetry: UInt64 = 64_000_000) {
+        self.firstRetry = max(1, firstRetry)
+        self.maximumRetry = max(self.firstRetry, maximumRetry)
+        retryInterval = self.firstRetry
     }
 
-    /// True when a frame may be written at `now`.
-    public func mayWrite(at now: UInt64) -> Bool { now >= notBefore }
+    /// True when a new frame may be written now: nothing of the last one is waiting.
+    public var mayWrite: Bool { !backedUp }
 
-    /// A frame was written whole without blocking at `now`: speed back up.
-    public mutating func wrote(at now: UInt64) {
-        let half = interval / 2
-        interval = half < Self.settled ? minimumInterval : max(minimumInterval, half)
-        notBefore = now &+ interval
+    /// Every byte of the last frame went out: the next frame goes out at once.
+    public mutating func wrote() {
+        backedUp = false
+        retryInterval = firstRetry
     }
 
-    /// A write at `now` would have blocked (the terminal's buffer is full): slow down.
-    /// The rest of that frame is finished first; the frame after it waits `interval`.
-    public mutating func blocked(at now: UInt64) {
-        interval = min(maximumInterval, max(interval * 2, 16_000_000))
-        notBefore = now &+ interval
+    /// A write (of a new frame, or a retry of the rest of one) would block. The first
+    /// block waits `firstRetry`; each further one while still backed up doubles the wait.
+    public mutating func blocked() {
+        if backedUp { retryInterval = min(maximumRetry, retryInterval * 2) }
+        backedUp = true
     }
 }

@@ -42,6 +42,25 @@ struct TerminalOutputTests {
         return out
     }
 
+    /// Returns once `loop` has run everything queued on it before this call: a screen
+    /// shown before it has been written by then unless something held it back.
+    static func settle(_ loop: IOLoop) {
+        let done = DispatchSemaphore(value: 0)
+        loop.execute { done.signal() }
+        done.wait()
+    }
+
+    /// Reads what is in the pipe now, without waiting.
+    static func readNow(_ fd: Int32) -> [UInt8] {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            guard n > 0 else { return out }
+            out += buffer[..<n]
+        }
+    }
+
     static func frames(in bytes: [UInt8]) -> [ArraySlice<UInt8>] {
         let begin = Array("\u{1B}[?2026h".utf8)
         var starts: [Int] = []
@@ -87,6 +106,40 @@ struct TerminalOutputTests {
         let lastLetter = Character(Unicode.Scalar(UInt8(65 + (shown - 1) % 26)))
         #expect(last.contains(String(repeating: lastLetter, count: 40)))
         #expect(last.hasSuffix("\u{1B}[?2026l"))
+
+        // Through again: the next screen goes out at once; the slow spell holds nothing back.
+        output.show(Self.screen(shown, size: size))
+        Self.settle(loop)
+        let after = Self.frames(in: Self.readNow(fds[0]))
+        #expect(after.count == 1)
+        #expect(String(decoding: after.last ?? [], as: UTF8.self).contains(String(repeating: "I", count: 40)))
+    }
+
+    /// Issue 20: an idle terminal is never made to wait. Each screen is written by the
+    /// time the loop has run the show — no timer between a tab switch's frames (until
+    /// 2026-11-25 the second waited 8 ms behind the first).
+    @Test(.timeLimit(.minutes(1)))
+    func anIdleTerminalGetsEachScreenAtOnce() throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        let loop = IOLoop(name: "test-terminal")
+        defer { loop.shutdown() }
+        let size = Size(width: 20, height: 4)
+        let output = TerminalOutput(fd: fds[1], loop: loop, size: size, depth: .ansi16)
+        for i in 0..<3 {
+            output.show(Self.screen(i, size: size))
+            Self.settle(loop)
+            let frames = Self.frames(in: Self.readNow(fds[0]))
+            #expect(frames.count == 1, "screen \(i)")
+            let letter = Character(Unicode.Scalar(UInt8(65 + i)))
+            #expect(String(decoding: frames.last ?? [], as: UTF8.self).contains(String(repeating: letter, count: 20)))
+        }
+        #expect(output.framesWritten.load(ordering: .relaxed) == 3)
+        #expect(output.framesCoalesced.load(ordering: .relaxed) == 0)
+        #expect(output.writesBlocked.load(ordering: .relaxed) == 0)
     }
 
     @Test(.timeLimit(.minutes(1)))
