@@ -74,17 +74,10 @@ struct TerminalOutputTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aTerminalThatStopsReadingGetsOnlyTheNewestScreenWhenItReadsAgain() throws {
-        var fds: [Int32] = [0, 0]
-        try #require(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
-        // A small pipe stands for a terminal whose buffer fills after a few frames.
-        _ = fcntl(fds[1], 1031, 4096)  // F_SETPIPE_SZ (Linux), not exported to Swift
-        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
-        let loop = IOLoop(name: "test-terminal")
-        defer { loop.shutdown() }
         let size = Size(width: 80, height: 24)
-        let output = TerminalOutput(fd: fds[1], loop: loop, size: size, depth: .ansi16)
+        // A small pipe stands for a terminal whose buffer fills after a few frames.
+        let terminal = try PipeTerminal(size: size, buffer: 4096)
+        let (fds, loop, output) = (terminal.fds, terminal.loop, terminal.output)
 
         let shown = 60
         for i in 0..<shown {
@@ -120,15 +113,9 @@ struct TerminalOutputTests {
     /// 2026-11-25 the second waited 8 ms behind the first).
     @Test(.timeLimit(.minutes(1)))
     func anIdleTerminalGetsEachScreenAtOnce() throws {
-        var fds: [Int32] = [0, 0]
-        try #require(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
-        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
-        let loop = IOLoop(name: "test-terminal")
-        defer { loop.shutdown() }
         let size = Size(width: 20, height: 4)
-        let output = TerminalOutput(fd: fds[1], loop: loop, size: size, depth: .ansi16)
+        let terminal = try PipeTerminal(size: size)
+        let (fds, loop, output) = (terminal.fds, terminal.loop, terminal.output)
         for i in 0..<3 {
             output.show(Self.screen(i, size: size))
             Self.settle(loop)
@@ -144,15 +131,9 @@ struct TerminalOutputTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aTerminalThatKeepsUpGetsEveryChangeAsOnlyTheChangedCells() throws {
-        var fds: [Int32] = [0, 0]
-        try #require(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
-        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
-        let loop = IOLoop(name: "test-terminal")
-        defer { loop.shutdown() }
         let size = Size(width: 20, height: 4)
-        let output = TerminalOutput(fd: fds[1], loop: loop, size: size, depth: .ansi16)
+        let terminal = try PipeTerminal(size: size)
+        let (fds, output) = (terminal.fds, terminal.output)
         var s = Surface(size: size)
         s.put("hello", at: .zero, style: .plain)
         output.show(s)
@@ -164,5 +145,28 @@ struct TerminalOutputTests {
         // inside the synchronized update.
         #expect(second == "\u{1B}[?2026h\rJ\u{1B}[?2026l")
         #expect(output.writesBlocked.load(ordering: .relaxed) == 0)
+    }
+}
+
+/// A terminal stood for by a pipe (both ends non-blocking, `fds` = [read, write]) and
+/// the output writing to it on a loop of its own; all closed when it goes.
+final class PipeTerminal {
+    let fds: [Int32]
+    let loop = IOLoop(name: "test-terminal")
+    let output: TerminalOutput
+
+    init(size: Size, buffer: Int32? = nil) throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        if let buffer { _ = fcntl(fds[1], 1031, buffer) }  // F_SETPIPE_SZ (Linux), not exported to Swift
+        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        self.fds = fds
+        output = TerminalOutput(fd: fds[1], loop: loop, size: size, depth: .ansi16)
+    }
+
+    deinit {
+        loop.shutdown()
+        close(fds[0])
+        close(fds[1])
     }
 }
