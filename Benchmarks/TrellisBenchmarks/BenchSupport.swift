@@ -84,4 +84,21 @@ func untilStdinCloses() async {
     }
 }
 
+/// The checkout this binary was built in (it holds .venv and the benchmarks' Python
+/// halves), or the current directory's: the first of them, upward, holding `file`.
+func checkout(holding file: String) throws -> String {
+    var candidates = [FileManager.default.currentDirectoryPath]
+    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        while dir.path != "/" {
+            candidates.append(dir.path)
+            dir = dir.deletingLastPathComponent()
+        }
+    }
+    guard let root = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/" + file) }) else {
+        throw BenchError("\(file) not found: run from the Trellis checkout")
+    }
+    return root
+}
+
 func figure(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }

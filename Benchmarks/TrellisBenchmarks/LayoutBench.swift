@@ -33,7 +33,7 @@ struct LayoutBench: ParsableCommand {
     }
 
     func run() throws {
-        let root = try Self.checkout()
+        let root = try checkout(holding: "Tests/bench/kiwi_layout.py")
         let kiwi = try KiwiProcess(
             python: python ?? root + "/.venv/bin/python", script: root + "/Tests/bench/kiwi_layout.py",
             rows: rows, columns: columns)
@@ -121,23 +121,6 @@ struct LayoutBench: ParsableCommand {
             samples.append(MonotonicClock.nanoseconds() - t0)
         }
         return samples
-    }
-
-    /// The checkout this binary was built in (it holds .venv and the Python half),
-    /// or the current directory's.
-    private static func checkout() throws -> String {
-        var candidates = [FileManager.default.currentDirectoryPath]
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
-            while dir.path != "/" {
-                candidates.append(dir.path)
-                dir = dir.deletingLastPathComponent()
-            }
-        }
-        guard let root = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/Tests/bench/kiwi_layout.py") }) else {
-            throw BenchError("Tests/bench/kiwi_layout.py not found: run from the Trellis checkout")
-        }
-        return root
     }
 }
 
