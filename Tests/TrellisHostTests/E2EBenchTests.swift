@@ -33,28 +33,12 @@ extension MultiProcessTests {
     struct E2EBenchTests {
         @Test(.enabled(if: MultiProcessTests.e2eMissing == nil, "trellis bench e2e needs tmux, a C compiler and pyte"))
         func aFewClicksOnTheDemoTmuxAndTheBareCounterAreEachTimedUntilShown() throws {
-            let p = Process()
-            p.executableURL = try BuiltProducts.binary("trellis")
-            p.currentDirectoryURL = URL(fileURLWithPath: BuiltProducts.package)
-            p.arguments = ["bench", "e2e", "--clicks", "3", "--warmup", "1"]
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.standardError
-            try p.run()
-            let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            #expect(p.terminationStatus == 0, "\(output)")
-            let last = try #require(output.split(separator: "\n").last, "\(output)")
-            var figures: [String: Double] = [:]
-            for pair in last.split(separator: " ") {
-                let kv = pair.split(separator: "=", maxSplits: 1)
-                if kv.count == 2, let v = Double(kv[1]) { figures[String(kv[0])] = v }
-            }
-            #expect(last.hasPrefix("bench=e2e "), "\(output)")
+            let run = try BenchRun(["e2e", "--clicks", "3", "--warmup", "1"])
+            #expect(run.status == 0, "\(run.output)")
             for key in ["tap_p50_us", "tab_p50_us", "tmux_p50_us", "bare_p50_us", "ratio", "tab_ratio"] {
-                #expect((figures[key] ?? 0) > 0, "\(key) in \(last)")
+                #expect((Double(run.figures[key] ?? "") ?? 0) > 0, "\(key) in \(run.output)")
             }
-            #expect(figures["clicks"] == 3)
+            #expect(run.figures["clicks"] == "3", "\(run.output)")
         }
     }
 }
