@@ -102,9 +102,23 @@ class Terminal:
             if left <= 0 or not select.select([self.fd], [], [], left)[0]:
                 raise RuntimeError(f"{self.name}: no change within {timeout} s; the screen shows:\n"
                                    + "\n".join(self.screen.display))
-            if not self.read_once():
-                raise RuntimeError(f"{self.name}: the program ended")
+            # Everything that has arrived is read before pyte parses any of it, so that
+            # parsing one chunk (slow in Python for a whole screen) never delays the
+            # reading, and the timing, of the next.
+            data = b""
+            while select.select([self.fd], [], [], 0)[0]:
+                try:
+                    chunk = os.read(self.fd, 65536)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    break
+                data += chunk
             t1 = time.perf_counter_ns()
+            if not data:
+                self.alive = False
+                raise RuntimeError(f"{self.name}: the program ended")
+            self.stream.feed(data)
             if done(self.screen):
                 return t1 - t0
 
