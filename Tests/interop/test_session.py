@@ -82,6 +82,19 @@ def test_a_python_client_taps_reads_the_screen_and_the_log(trellis, run_root):
     s = Session(trellis, run_root)
     try:
         shown = s.wait_for(lambda t: "leave" in t and "leaf" in t, "the child's button")
+        # Input — touch, key, scroll — is answered by `reply`, with or without
+        # ack-requested (docs/PROTOCOL.md §6.3): ok when handled, declined with the
+        # reason when nothing took it.
+        for flags in (0, w.ACK_REQUESTED):
+            for phase in (0, 2):
+                answer = s.request("touch", {"phase": phase, "modifiers": 0, "tap_count": 1, "pointer": 0, "x": 0,
+                                             "y": 0, "timestamp": time.monotonic_ns()}, flags=flags)
+                assert answer.kind == "reply" and answer.body["status"] in (0, 1), answer
+            answer = s.request("key", {"special": 26, "modifiers": 0, "timestamp": 0, "text": ""}, flags=flags)
+            assert answer.kind == "reply" and answer.body["status"] == 1, answer
+            assert answer.body["payload"].decode().startswith("unhandled: no responder took F12"), answer
+            answer = s.request("scroll", {"delta_y": 1, "x": 0, "y": 0}, flags=flags)
+            assert answer.kind == "reply" and answer.body["status"] == 1, answer
         y, line = next((y, line) for y, line in enumerate(shown.split("\n")) if "leave" in line)
         s.tap(line.index("leave") + 2, y)
         s.wait_for(lambda t: "leaf" not in t, "the child to leave")

@@ -108,6 +108,14 @@ def test_hello_is_acknowledged_and_every_kind_round_trips(start_peer, run_root):
         seq = c.send("memory-warning")
         nxt = c.receive()
         assert (nxt.kind, nxt.correlation) == ("memory-warning", seq)
+
+        # Sequences only correlate (docs/PROTOCOL.md §6.6): zero, repeated and backward
+        # ones are taken as they come, each answer naming the one it answers.
+        for forced in (0, 0, 5, 3):
+            c.seq = forced - 1
+            seq = c.send("memory-warning")
+            echo = c.receive()
+            assert (echo.kind, echo.correlation) == ("memory-warning", forced), echo
     finally:
         c.close()
 
