@@ -107,10 +107,11 @@ final class ParityRun {
 
     /// Kills the placed child's process (the first this run started: its pid is ours) and
     /// starts it again once the parent has seen it lost; returns when it has connected.
-    func killAndRestartChild() async throws -> Bool {
+    func killAndRestartChild(meanwhile: () -> Void = {}) async throws -> Bool {
         guard let remote, let child = processes.first, child.isRunning else { return false }
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
+        meanwhile()
         let deadline = ContinuousClock.now + .seconds(5)
         while !remote.hasLost(placedID), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
@@ -425,7 +426,15 @@ extension MultiProcessTests {
             #expect(w.focusedView?.identifier == "Child", "focus is in the child's tree")
             // Read before the kill: a killed process's last lines may never reach its file.
             #expect(await run.callbacks().contains("Child.b focused"))
-            let restarted = try await run.killAndRestartChild()
+            let restarted = try await run.killAndRestartChild {
+                // A key for the process that just died: unhandled, with the reason, and
+                // nothing else lost (issue 22, "keys for a process that just died").
+                guard case .unhandled(let why) = w.key(KeyPress(text: "x")) else {
+                    Issue.record("a key for a dead child's focused field was handled")
+                    return
+                }
+                #expect(why.contains("Child"), "\(why)")
+            }
             #expect(restarted, "the child's process came back")
             #expect(w.focusedView == nil, "the lost child took focus with it")
             #expect(w.key(.tab) == .handled)
