@@ -11,6 +11,7 @@ let everyKind: [Message] = [
     .heartbeat,
     .touch(TouchInput(phase: .cancelled, modifiers: [.shift, .control], tapCount: 2, pointer: 7, x: -3, y: 41, timestamp: 99)),
     .key(KeyPress(special: .escape, modifiers: [.alt], text: "日本語", timestamp: 12)),
+    .scroll(ScrollInput(deltaX: 1, deltaY: -3, modifiers: [.control], x: -2, y: 40, timestamp: 13)),
     .traits(Traits(horizontal: .compact, vertical: .regular, style: .dark, direction: .rightToLeft, colorDepth: .ansi256, contentSize: .large)),
     .appearance(Appearance(.willDisappear, animated: true)),
     .containment(Containment(.willMove, parent: "root")),
