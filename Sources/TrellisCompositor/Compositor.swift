@@ -42,6 +42,13 @@ public final class Compositor {
     /// Hosts asked to send everything again (`askForEverything`), and the surfaces they
     /// have placed since.
     private var resent: [ControllerID: Set<ControllerID>] = [:]
+    /// Per animated surface, the `animation` its container sent and when its motion ends
+    /// (monotonic ns): acknowledged by the first compose at or after then, which shows the
+    /// surface at its placement — or at once, if a newer animation of it replaces it.
+    private var runningAnimations: [ControllerID: (envelope: Envelope, end: UInt64)] = [:]
+
+    /// The longest animation a host may declare, delay included.
+    public static let animationLimitMilliseconds: UInt32 = 60_000
 
     /// How long an `await-text` waits before it is answered `failed`.
     public static let awaitTextLimit = 5.0
@@ -78,7 +85,9 @@ public final class Compositor {
                     let more = box.hostMessagesQueued.subtract(1, ordering: .relaxed).newValue > 0
                     box.compositor.run { $0.fromHost(envelope, moreQueued: more) }
                 }
-                return .handled
+                // An animation is acknowledged when it is over (`animationsOver`): that
+                // is how its host learns it may run its completions.
+                return envelope.kind == .animation ? .deferred : .handled
             },
             onPeer: { event in
                 loop.onMainActor { box.compositor.run { $0.peer(event) } }
@@ -126,7 +135,11 @@ public final class Compositor {
         switch e.message {
         case .frame(let f):
             do {
-                try tree.apply(f, from: e.source)
+                // A layer a host lifted out of its surface: only one it placed itself.
+                if let layer = f.layer, tree.container(of: layer) != e.source {
+                    throw SurfaceError("it names the layer \(layer), which \(e.source) has not placed")
+                }
+                try tree.apply(f, from: f.layer ?? e.source)
                 if e.trace != 0 { composedTraces.append((e.trace, e.source)) }
             } catch {
                 event("frame #\(f.number) from \(e.source) refused: \(error)", peer: e.source)
@@ -135,11 +148,42 @@ public final class Compositor {
             tree.place(p, by: e.source)
             resent[e.source]?.insert(p.surface)
         case .animation(let a):
-            tree.animate(a, by: e.source, now: MonotonicClock.nanoseconds())
+            animate(a, declaredBy: e)
         default:
             break
         }
         if moreQueued { setNeedsCompose() } else { composeNow() }
+    }
+
+    /// Starts `a` now, or refuses it with a reply that says why and a log line: a
+    /// surface the sender has not placed, or longer than `animationLimitMilliseconds`.
+    private func animate(_ a: Animation, declaredBy e: Envelope) {
+        let total = UInt64(a.durationMilliseconds) + UInt64(a.delayMilliseconds)
+        var why: String?
+        if tree.container(of: a.surface) != e.source {
+            why = "animation of \(a.surface) from \(e.source), which has not placed it (a container animates only the surfaces it places)"
+        } else if total > UInt64(Self.animationLimitMilliseconds) {
+            why = "animation of \(a.surface) lasts \(total) ms with its delay, more than \(Self.animationLimitMilliseconds)"
+        }
+        if let why {
+            rejected("animation", why, from: e.source)
+            hosts.run { l in l.reply(to: e, Reply(status: .declined, payload: Array(why.utf8))) }
+            return
+        }
+        let now = MonotonicClock.nanoseconds()
+        tree.animate(a, by: e.source, now: now)
+        if let replaced = runningAnimations.updateValue((e, now + a.totalNanoseconds), forKey: a.surface) {
+            hosts.run { l in l.acknowledge(replaced.envelope) }
+        }
+    }
+
+    /// Acknowledges the animations whose motion is over at `now` (see `runningAnimations`).
+    private func animationsOver(at now: UInt64) {
+        let over = runningAnimations.filter { $0.value.end <= now }
+        guard !over.isEmpty else { return }
+        for id in over.keys { runningAnimations[id] = nil }
+        let envelopes = over.values.map(\.envelope)
+        hosts.run { l in for e in envelopes { l.acknowledge(e) } }
     }
 
     private func peer(_ event: PeerEvent) {
@@ -153,6 +197,8 @@ public final class Compositor {
             }
         case .lost(let id):
             tree.markUnresponsive(id, true)
+            // Its animations go on; nobody is left to hear they ended.
+            runningAnimations = runningAnimations.filter { $0.value.envelope.source != id }
             if id == rootID { rootIsUp = false }
         }
         setNeedsCompose()
@@ -256,6 +302,7 @@ public final class Compositor {
         }
         composedTraces.removeAll()
         if !textWaiters.isEmpty { answerTextWaiters(composedAt: composedAt) }
+        if !runningAnimations.isEmpty { animationsOver(at: now) }
         if tree.isAnimating(now: now) {
             DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) {
                 MainActor.assumeIsolated { self.setNeedsCompose() }

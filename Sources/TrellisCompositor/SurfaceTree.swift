@@ -25,7 +25,8 @@ public struct SurfaceTree: Sendable {
     public var root: ControllerID? { didSet { needsFullCompose = true } }
     public private(set) var surfaces: [ControllerID: Surface] = [:]
     private var placements: [ControllerID: (container: ControllerID, placement: Placement)] = [:]
-    private var animations: [ControllerID: (animation: Animation, start: UInt64)] = [:]
+    /// Each animated surface's latest animation and when it came (its delay runs from then).
+    private var animations: [ControllerID: (animation: Animation, began: UInt64)] = [:]
     /// Children whose process stopped answering: shown as a placeholder in their viewport.
     public private(set) var unresponsive: Set<ControllerID> = []
 
@@ -97,8 +98,14 @@ public struct SurfaceTree: Sendable {
     /// A container animates its child's surface from one place to another; the
     /// compositor interpolates at its own frame rate, so a busy child cannot stall it.
     public mutating func animate(_ animation: Animation, by container: ControllerID, now: UInt64) {
-        animations[animation.surface] = (animation, now + UInt64(animation.delayMilliseconds) * 1_000_000)
+        animations[animation.surface] = (animation, now)
         needsFullCompose = true
+    }
+
+    /// Who placed `surface`, if anyone did: only that container may animate it or send
+    /// its frames as a layer of its own.
+    public func container(of surface: ControllerID) -> ControllerID? {
+        placements[surface]?.container
     }
 
     public mutating func markUnresponsive(_ id: ControllerID, _ flag: Bool) {
@@ -117,7 +124,7 @@ public struct SurfaceTree: Sendable {
 
     /// True while an animation still moves something at `now`.
     public func isAnimating(now: UInt64) -> Bool {
-        animations.values.contains { now < $0.start + UInt64($0.animation.durationMilliseconds) * 1_000_000 }
+        animations.values.contains { now < $0.began + $0.animation.totalNanoseconds }
     }
 
     /// Composes the screen: the root surface, then each placed surface above its
@@ -181,25 +188,13 @@ public struct SurfaceTree: Sendable {
         }
     }
 
+    /// Where an animated surface shows at `now` (the easing is `Animation.Curve`'s, the
+    /// same as an in-process window's); its placement once the animation is over.
     private func currentFrame(of id: ControllerID, placed: Rect, now: UInt64) -> Rect {
-        guard let (a, start) = animations[id], a.durationMilliseconds > 0 else { return placed }
-        let end = start + UInt64(a.durationMilliseconds) * 1_000_000
-        guard now < end else { return placed }
-        let p = now <= start ? 0 : Double(now - start) / Double(end - start)
-        let e = Self.ease(p, a.curve)
-        let from = Rect(a.from), to = Rect(a.to)
-        func mix(_ x: Int, _ y: Int) -> Int { x + Int((Double(y - x) * e).rounded()) }
-        return Rect(x: mix(from.minX, to.minX), y: mix(from.minY, to.minY),
-                    width: mix(from.width, to.width), height: mix(from.height, to.height))
-    }
-
-    static func ease(_ p: Double, _ curve: Animation.Curve) -> Double {
-        switch curve {
-        case .linear: p
-        case .easeIn: p * p
-        case .easeOut: 1 - (1 - p) * (1 - p)
-        case .easeInOut: p * p * (3 - 2 * p)
-        }
+        guard let (a, began) = animations[id] else { return placed }
+        let elapsed = now &- began
+        guard now >= began, elapsed < a.totalNanoseconds else { return placed }
+        return Rect(a.frame(elapsedNanoseconds: elapsed))
     }
 
     /// What a crashed or silent child's viewport shows, as a browser shows a crashed frame.

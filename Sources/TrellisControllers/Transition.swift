@@ -1,5 +1,6 @@
 import TrellisCanvas
 import TrellisViews
+import TrellisWire
 
 /// Misuse of the containment API, with what to do about it.
 public struct ContainmentError: Error, Equatable, CustomStringConvertible {
@@ -85,7 +86,8 @@ extension ViewController {
             completion?(finished)
         }
         if let animator = window?.animator {
-            animator.animate(in: view, duration: duration, { animations?() }, completion: finish)
+            let curve: Animation.Curve = options.contains(.curveLinear) ? .linear : .easeInOut
+            animator.animate(in: view, duration: duration, curve: curve, { animations?() }, completion: finish)
         } else {
             animations?()
             finish(true)

@@ -220,15 +220,23 @@ public final class Window {
     /// the tree for viewports again — the work a label's change costs its host before the
     /// frame goes out.
     public func takeFrame(number: UInt32) -> FrameUpdate? {
+        // Only this frame's: a frame that arranges nothing lifts and declares nothing.
+        liftedFrames = []
+        declarations = []
         // Nothing asked for layout or display since the last frame was composed (a
         // container's host answering a touch it only passed on): nothing to compose.
-        if framed.size == size, framedPlaces != nil, framedAt == View.changes, !animating, !animator.isAnimating {
+        if framed.size == size, framedPlaces != nil, framedAt == View.changes, !animating, !animator.isInterpolating,
+            framedAnimatorAt == animator.changes, !animator.hasUndeclared
+        {
             return nil
         }
         // Read before composing: a view that asks again while being drawn is composed again.
         framedAt = View.changes
-        let animated = animating || animator.isAnimating
-        animating = animator.isAnimating
+        // Lifted layers are not among the kept ones: while any is, every frame arranges.
+        let animated = animating || animator.isInterpolating || framedAnimatorAt != animator.changes
+            || animator.hasUndeclared || !liftedSurfaces.isEmpty
+        animating = animator.isInterpolating
+        framedAnimatorAt = animator.changes
         if framed.size != size {
             // A receiver resizes its copy, and needs every cell of the new size.
             framed = Surface(size: size)
@@ -260,6 +268,7 @@ public final class Window {
     public func forgetFramedSurface() {
         framed = Surface(size: .zero)
         framedPlaces = nil
+        liftedSurfaces = [:]
     }
 
     /// What `takeFrame` composes into, and where each of its layers was then (which
@@ -300,6 +309,23 @@ public final class Window {
     /// `View.changes` when the last frame was composed, and whether an animation ran then.
     private var framedAt: UInt64 = 0
     private var animating = false
+    /// `animator.changes` when the last frame was composed.
+    private var framedAnimatorAt: UInt64 = 0
+
+    // MARK: Animations a compositor shows
+
+    /// With a compositor (`animator.presentsElsewhere`): each in-process child whose
+    /// viewport moves in a declared animation is lifted out of this window's surface into
+    /// a surface of its own (its subtree composed into it), which the compositor places
+    /// and moves; the window's own frame shows what is behind it. Kept between frames so
+    /// each lifted frame carries only its changed cells.
+    private var liftedSurfaces: [ControllerID: Surface] = [:]
+    private var liftedNext: [ControllerID: Surface] = [:]
+    /// The frames of the lifted surfaces, taken by `takeFrame` (each names its layer).
+    public private(set) var liftedFrames: [FrameUpdate] = []
+    /// The motions `takeFrame` found that the compositor has not been told of, in this
+    /// window's coordinates (as placements are), each with its `Animator` group.
+    public private(set) var declarations: [(group: Int, animation: Animation)] = []
 
     /// The layers of one composition, and what a frame needs to know of them.
     private struct Arrangement {
@@ -343,9 +369,21 @@ public final class Window {
         arrangement.add(Layer(surface: own, frame: whole, clip: whole, z: 0, visible: true), owner: nil, changedRows: ownRows)
         var placed: [ControllerID: (String, Placement)] = [:]
         remote = []
-        collect(top, by: "window", offset: .zero, clip: whole, takingChangedRows: takingChangedRows, into: &arrangement, &placed)
+        liftedFrames = []
+        declarations = []
+        // Only the frames a host sends lift layers and declare motions: `compose()` draws
+        // everything where the model has it.
+        let forCompositor = takingChangedRows && animator.presentsElsewhere
+        collect(
+            top, by: "window", offset: .zero, clip: whole, takingChangedRows: takingChangedRows,
+            lifting: forCompositor ? .top : .never, into: &arrangement, &placed)
         swap(&drawn, &drawnNext)
         drawnNext.removeAll(keepingCapacity: true)
+        if forCompositor {
+            swap(&liftedSurfaces, &liftedNext)
+            liftedNext.removeAll(keepingCapacity: true)
+            animator.declared(Dictionary(declarations.map { ($0.group, 1) }, uniquingKeysWith: +))
+        }
         logPlacementChanges(placed)
         remotePlacements = remote
         return arrangement
@@ -422,31 +460,93 @@ public final class Window {
     public private(set) var remotePlacements: [Placement] = []
     private var remote: [Placement] = []
 
+    /// Whether `collect` lifts moving in-process children out of the window's surface.
+    private enum Lifting {
+        /// Not for this composition (an in-process window, or `compose()`).
+        case never
+        /// Yes: the layers collected go into the window's surface.
+        case top
+        /// Collecting into a lifted surface whose origin is at this point of the window:
+        /// nothing inside is lifted again, and remote children are placed in the window's
+        /// coordinates (they do not follow the motion).
+        case inside(Point)
+    }
+
     private func collect(
         _ placements: [ViewportPlacement], by container: String, offset: Point, clip: Rect, takingChangedRows: Bool,
-        into arrangement: inout Arrangement, _ placed: inout [ControllerID: (String, Placement)]
+        lifting: Lifting, into arrangement: inout Arrangement, _ placed: inout [ControllerID: (String, Placement)]
     ) {
         for p in placements {
             guard let child = p.view.owner as? ViewController else { continue }
             let shown = animator.presentationFrame(of: p.view)
             let frame = p.frame.offsetBy(dx: offset.x + shown.minX - p.view.frame.minX, dy: offset.y + shown.minY - p.view.frame.minY)
             let layerClip = p.clip.offsetBy(dx: offset.x, dy: offset.y).intersection(clip)
+            placed[child.id] = (container, Placement(
+                surface: child.id, frame: CellRect(p.frame), z: Int32(p.z), clip: CellRect(p.clip), visible: true))
+            if case .top = lifting, !(child is RemoteController), animator.isMoving(p.view) {
+                lift(child, frame: frame, clip: layerClip, z: arrangement.layers.count, container: container, &placed)
+                declare(child, viewport: p.view, frame: frame)
+                continue
+            }
             let (placements, rows) = renderSurface(of: child, takingChangedRows: takingChangedRows)
             arrangement.add(
                 Layer(surface: child.surface, frame: frame, clip: layerClip, z: arrangement.layers.count, visible: true),
                 owner: child, changedRows: rows)
-            placed[child.id] = (container, Placement(
-                surface: child.id, frame: CellRect(p.frame), z: Int32(p.z), clip: CellRect(p.clip), visible: true))
             if child is RemoteController {
                 // Its content is another process's surface: the compositor places it there,
                 // in this window's coordinates, above what this process drew.
+                var inWindow = (frame: frame, clip: layerClip)
+                if case .inside(let origin) = lifting {
+                    inWindow = (frame.offsetBy(dx: origin.x, dy: origin.y), layerClip.offsetBy(dx: origin.x, dy: origin.y))
+                }
                 remote.append(Placement(
-                    surface: child.id, frame: CellRect(frame), z: Int32(arrangement.layers.count), clip: CellRect(layerClip), visible: true))
+                    surface: child.id, frame: CellRect(inWindow.frame), z: Int32(arrangement.layers.count),
+                    clip: CellRect(inWindow.clip), visible: true))
+                if case .top = lifting { declare(child, viewport: p.view, frame: frame) }
             }
             collect(
                 placements, by: child.id.rawValue, offset: frame.origin, clip: layerClip, takingChangedRows: takingChangedRows,
-                into: &arrangement, &placed)
+                lifting: lifting, into: &arrangement, &placed)
         }
+    }
+
+    /// Composes `child`'s subtree into a surface of its own and places it where the model
+    /// has it, above what this window drew so far (`z`), for the compositor to move.
+    private func lift(
+        _ child: ViewController, frame: Rect, clip: Rect, z: Int, container: String,
+        _ placed: inout [ControllerID: (String, Placement)]
+    ) {
+        let bounds = Rect(origin: .zero, size: frame.size)
+        var layers = Arrangement(height: frame.height)
+        let (placements, _) = renderSurface(of: child, takingChangedRows: true)
+        layers.add(Layer(surface: child.surface, frame: bounds, clip: bounds, z: 0, visible: true), owner: child, changedRows: nil)
+        collect(
+            placements, by: child.id.rawValue, offset: .zero, clip: bounds, takingChangedRows: true,
+            lifting: .inside(frame.origin), into: &layers, &placed)
+        var surface = liftedSurfaces[child.id].flatMap { $0.size == frame.size ? $0 : nil } ?? {
+            var fresh = Surface(size: frame.size)
+            fresh.damageAll()
+            return fresh
+        }()
+        Composition.compose(layers.layers, into: &surface)
+        if var update = surface.takeFrame(number: 0) {
+            update.layer = child.id
+            liftedFrames.append(update)
+        }
+        liftedNext[child.id] = surface
+        remote.append(Placement(surface: child.id, frame: CellRect(frame), z: Int32(z), clip: CellRect(clip), visible: true))
+    }
+
+    /// Notes `viewport`'s motion for the compositor, if it has not been told: from where
+    /// it was to `frame` (the model's place, in this window's coordinates).
+    private func declare(_ child: ViewController, viewport: View, frame: Rect) {
+        guard let m = animator.undeclared(viewport) else { return }
+        let from = Rect(
+            x: frame.minX + m.from.minX - viewport.frame.minX, y: frame.minY + m.from.minY - viewport.frame.minY,
+            width: m.from.width, height: m.from.height)
+        declarations.append((m.group, Animation(
+            surface: child.id, from: CellRect(from), to: CellRect(frame),
+            durationMilliseconds: UInt32((m.duration * 1000).rounded()), curve: m.curve)))
     }
 
     /// What the containers would send the compositor: a placement line per child whose

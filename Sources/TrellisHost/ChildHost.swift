@@ -116,6 +116,9 @@ public final class ChildHost {
 
     private func connected(toCompositor link: Link, line: Switchboard.Line) {
         compositorLink = link
+        publisher = FramePublisher(link: link, window: window)
+        // After the publisher exists: a `redraw` held until now is what tells it a
+        // compositor is there to show animations (FramePublisher.publishAll).
         line.attach { [weak self] envelope in
             self?.fromCompositor(envelope) ?? Reply(status: .failed, payload: Array("the host is gone".utf8))
         }
@@ -127,7 +130,7 @@ public final class ChildHost {
     /// then, the size and appearance scheduled no frame, and the child never drew (issue
     /// 19, finding 6).
     private func begin(keepingProcessState: Bool) {
-        if let c = compositorLink { publisher = FramePublisher(link: c, window: window) }
+        if publisher == nil, let c = compositorLink { publisher = FramePublisher(link: c, window: window) }
         let parent = proxy.id
         if keepingProcessState && parent != Self.compositorID {
             // The process's state goes to the parent's, which keeps it for a restart.

@@ -13,6 +13,12 @@ import TrellisWire
 /// frame — except that input (a touch, a key) is followed at once by its frame, sent
 /// before the input is answered. A frame carries only the cells that changed since the
 /// last one.
+///
+/// Declared animations (a push's slide, a page scroll) are the compositor's to show: the
+/// window declares each motion once, lifting a moving in-process child into a layer of
+/// its own; each `animation` goes out as a request whose acknowledgement is the
+/// compositor saying the motion is over, which ends it here (`Animator.finished`) and
+/// runs its completions. No frame goes out per step.
 @MainActor
 final class FramePublisher {
     private let link: Link
@@ -63,6 +69,9 @@ final class FramePublisher {
     /// none of it: one that restarted, or that may hold a dead predecessor's placements
     /// (it drops what this does not send again; docs/PROCESSES.md).
     func publishAll() {
+        // Asked by a compositor, which is there to show and end animations from now on:
+        // one declared to an endpoint nobody listens on would wait for its backstop.
+        window.animator.presentsElsewhere = true
         window.forgetFramedSurface()
         placements = [:]
         publish()
@@ -74,29 +83,84 @@ final class FramePublisher {
         defer { publishing = false }
         window.tick()
         let size = window.size
-        guard size.width > 0, size.height > 0 else { return }
-        var messages: [Message] = []
-        if let frame = window.takeFrame(number: number &+ 1) {
-            number &+= 1
-            messages.append(.frame(frame))
+        guard size.width > 0, size.height > 0 else {
+            // Nothing is on the screen to move: what was declared meanwhile ends by time.
+            window.animator.declared([:])
+            scheduleDeadline()
+            return
         }
+        let frame = window.takeFrame(number: number &+ 1)
+        if frame != nil { number &+= 1 }
         var now: [ControllerID: Placement] = [:]
         for p in window.remotePlacements { now[p.surface] = p }
+        // In this order, so the compositor can apply them as one: a lifted layer is placed
+        // before its frame comes (it takes a layer only where its sender placed it), its
+        // motion before the window's frame shows the gap it left, and a layer going back
+        // into the window's surface is hidden after the frame that shows it there.
+        var messages: [Message] = []
         for (id, p) in now.sorted(by: { $0.key < $1.key }) where placements[id] != p { messages.append(.placement(p)) }
+        for var lifted in window.liftedFrames {
+            lifted.number = number
+            messages.append(.frame(lifted))
+        }
+        let declared = window.declarations
+        if let frame { messages.append(.frame(frame)) }
         for (id, var p) in placements.sorted(by: { $0.key < $1.key }) where now[id] == nil {
             p.visible = false
             messages.append(.placement(p))
         }
         placements = now
-        let link = self.link, out = messages, trace = self.trace
+        let link = self.link, out = messages, trace = self.trace, slack = Self.acknowledgementSlack
         self.trace = 0
-        if !out.isEmpty {
-            link.run { l in for m in out { _ = try? l.send(m, trace: trace) } }
+        if !out.isEmpty || !declared.isEmpty {
+            link.run { [weak self] l in
+                var i = 0
+                // The motions go right before the window's frame (see above).
+                let firstFrameOrHide = out.firstIndex { if case .frame(let f) = $0 { f.layer == nil } else { false } }
+                    ?? out.firstIndex { if case .placement(let p) = $0 { !p.visible } else { false } } ?? out.count
+                while i < firstFrameOrHide { _ = try? l.send(out[i], trace: trace); i += 1 }
+                // Each as a request: its acknowledgement, when the compositor has shown the
+                // motion to its end, ends it here; so does no answer coming (the compositor
+                // is gone) — the model is at its end either way.
+                for (group, animation) in declared {
+                    let span = Duration.milliseconds(Int(animation.durationMilliseconds) + Int(animation.delayMilliseconds))
+                    l.request(.animation(animation), timeout: span + slack) { _ in
+                        DispatchQueue.main.async {
+                            MainActor.assumeIsolated { self?.finished(group: group) }
+                        }
+                    }
+                }
+                while i < out.count { _ = try? l.send(out[i], trace: trace); i += 1 }
+            }
         }
-        if window.animator.isAnimating {
+        scheduleDeadline()
+    }
+
+    /// How long past an animation's end its acknowledgement may take before the host ends
+    /// it itself (as a request's answer may: `LinkOptions.requestTimeout`).
+    nonisolated static let acknowledgementSlack = Duration.seconds(2)
+
+    private func finished(group: Int) {
+        window.animator.finished(group: group)
+        // The layer goes back into the window's surface even if the completions changed
+        // no view.
+        setNeedsFrame()
+    }
+
+    /// Wakes up for the animations that end by time here (nothing of them was on the
+    /// screen to declare, or no compositor has asked for frames yet: then the window
+    /// interpolates, frame by frame).
+    private func scheduleDeadline() {
+        if window.animator.isInterpolating {
             DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) {
                 MainActor.assumeIsolated { self.setNeedsFrame() }
             }
+            return
+        }
+        guard let deadline = window.animator.nextDeadline else { return }
+        let wait = max(0, deadline - window.animator.now())
+        DispatchQueue.main.asyncAfter(deadline: .now() + wait) {
+            MainActor.assumeIsolated { self.setNeedsFrame() }
         }
     }
 }

@@ -19,6 +19,7 @@ public enum SeedControllers {
         registry.register("ParityTabs") { [unowned registry] id in ParityTabs(registry: registry, id: id) }
         registry.register("ParityStep") { id in ParityStep(id: id) }
         registry.register("ParityPushed") { id in ParityStep(id: id) }
+        registry.register("ParityNavigation") { [unowned registry] id in ParityNavigation(registry: registry, id: id ?? "Nav") }
         registry.register("ParityPages") { id in ParityPages(id: id) }
         registry.register("ParityFocusContainer") { [unowned registry] id in ParityFocusContainer(registry: registry, id: id ?? "Container") }
         registry.register("ParityForm") { id in ParityForm(id: id) }

@@ -286,11 +286,17 @@ public struct FrameUpdate: Sendable, Equatable {
             self.cells = cells
         }
     }
+    /// Whose surface this is, when not the sender's own: a layer the sender lifted out of
+    /// its surface for the compositor to move (an in-process child during a declared
+    /// animation, docs/PROCESSES.md). The compositor takes it only for a surface the
+    /// sender has placed.
+    public var layer: ControllerID?
     public var number: UInt32
     public var width: UInt16
     public var height: UInt16
     public var damage: [Damage]
-    public init(number: UInt32, width: UInt16, height: UInt16, damage: [Damage]) {
+    public init(layer: ControllerID? = nil, number: UInt32, width: UInt16, height: UInt16, damage: [Damage]) {
+        self.layer = layer
         self.number = number
         self.width = width
         self.height = height

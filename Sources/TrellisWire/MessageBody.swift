@@ -45,8 +45,8 @@ extension Message {
         case .sizeTransition(let s):
             w.u32(s.width); w.u32(s.height); w.u32(s.durationMilliseconds)
         case .frame(let f):
-            w.bytes.reserveCapacity(10 + f.damage.reduce(0) { $0 + 8 + $1.cells.count * 14 })
-            w.u32(f.number); w.u16(f.width); w.u16(f.height); w.u16(UInt16(f.damage.count))
+            w.bytes.reserveCapacity(11 + ControllerID.maxLength + f.damage.reduce(0) { $0 + 8 + $1.cells.count * 14 })
+            w.shortID(f.layer); w.u32(f.number); w.u16(f.width); w.u16(f.height); w.u16(UInt16(f.damage.count))
             for d in f.damage {
                 precondition(d.cells.count == d.rect.area, "damage cells do not fill their rect")
                 w.u16(UInt16(d.rect.x)); w.u16(UInt16(d.rect.y)); w.u16(d.rect.width); w.u16(d.rect.height)
@@ -182,6 +182,7 @@ extension Message {
     }
 
     private static func frame(_ r: inout ByteReader) throws -> FrameUpdate {
+        let layer = try r.shortID("layer")
         let number = try r.u32("frame number")
         let width = try r.u16("width")
         let height = try r.u16("height")
@@ -216,7 +217,7 @@ extension Message {
             }
             damage.append(.init(rect: CellRect(x: Int32(x), y: Int32(y), width: w, height: h), cells: cells))
         }
-        return FrameUpdate(number: number, width: width, height: height, damage: damage)
+        return FrameUpdate(layer: layer, number: number, width: width, height: height, damage: damage)
     }
 }
 

@@ -82,6 +82,10 @@ extension MultiProcessTests {
             #expect(try await Self.tap("▲ cycle", in: s))
             screen = try await s.waitForScreen { $0.contains("showing Second") }
             #expect(screen.contains("showing Second"), "\(screen)")
+            // Issue 20: the compositor ran the slide; seed 003's host declared it and sent
+            // no frame per step (0.25 s at 16 ms would be about 15).
+            let slide = await Self.sentDuringSlide(by: "Seed003", seconds: 0.25, in: s)
+            #expect(slide.animations >= 2 && slide.frames <= 4, "\(slide)")
 
             // S4-3 and S4-4: the pager turns, and a resize keeps its page.
             #expect(try await Self.tap("004 paging", in: s))

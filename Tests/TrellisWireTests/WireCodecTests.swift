@@ -25,6 +25,10 @@ let everyKind: [Message] = [
         ]),
         .init(rect: CellRect(x: 3, y: 1, width: 1, height: 1), cells: [Cell(scalar: 0x41)]),
     ])),
+    // A layer an in-process child was lifted into for the compositor to move (issue 20).
+    .frame(FrameUpdate(layer: "card.2", number: 4, width: 2, height: 1, damage: [
+        .init(rect: CellRect(x: 0, y: 0, width: 2, height: 1), cells: [Cell(scalar: 0x41), Cell(scalar: 0x42)]),
+    ])),
     .placement(Placement(surface: "sub1", frame: CellRect(x: 2, y: 3, width: 40, height: 10), z: -1, clip: CellRect(x: 0, y: 0, width: 40, height: 9), visible: false)),
     .animation(Animation(surface: "sub2", from: CellRect(x: 0, y: 20, width: 10, height: 5), to: CellRect(x: 0, y: 0, width: 10, height: 5), durationMilliseconds: 300, delayMilliseconds: 10, curve: .easeOut)),
     .request(Request(name: "didSelect", payload: [0, 1, 255])),
@@ -102,6 +106,11 @@ struct WireCodecTests {
         var badPhase = touch[3]
         badPhase[0] = 9
         cases.append(("unknown touch phase", [[], touch[1], touch[2], badPhase], .invalidBody))
+
+        // A frame's layer (issue 20) is a controller id like any other.
+        var layered = WireCodec.encode(envelope(.frame(FrameUpdate(layer: "card", number: 1, width: 1, height: 1, damage: []))))
+        layered[3][1] = UInt8(ascii: " ")
+        cases.append(("invalid frame layer", layered, .invalidBody))
 
         for (name, frames, code) in cases {
             let r = rejection(frames)

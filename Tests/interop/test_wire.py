@@ -67,9 +67,12 @@ SAMPLES = [
     ("containment", {"phase": 1, "parent": None}),
     ("size", {"width": 200, "height": 60, "duration_ms": 250}),
     ("memory-warning", {}),
-    ("frame", {"number": 9, "width": 4, "height": 2, "damage": [
+    ("frame", {"layer": None, "number": 9, "width": 4, "height": 2, "damage": [
         {"rect": (0, 0, 3, 1), "cells": [(0x5186, 0x02FF0000, 0, 1), (0, 0x02FF0000, 0, 1), (0x41, 0x01000007, 0x02000000 | 0x102030, 8)]},
         {"rect": (3, 1, 1, 1), "cells": [(0x20, 0, 0, 0)]}]}),
+    # A layer lifted out of its sender's surface for the compositor to move (issue 20).
+    ("frame", {"layer": "card2", "number": 3, "width": 2, "height": 1, "damage": [
+        {"rect": (0, 0, 2, 1), "cells": [(0x41, 0, 0, 0), (0x42, 0, 0, 0)]}]}),
     ("placement", {"surface": "sub1", "frame": (2, 3, 40, 10), "z": 1, "clip": (0, 0, 80, 24), "visible": True}),
     ("animation", {"surface": "sub2", "from": (2, 24, 40, 10), "to": (2, 3, 40, 10), "duration_ms": 250, "delay_ms": 0, "curve": 1}),
 ]

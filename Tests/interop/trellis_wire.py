@@ -87,7 +87,7 @@ def encode_body(kind: str, f: dict) -> bytes:
     if kind == "size":
         return struct.pack("<III", f["width"], f["height"], f.get("duration_ms", 0))
     if kind == "frame":
-        out = struct.pack("<IHHH", f["number"], f["width"], f["height"], len(f["damage"]))
+        out = _short_id(f.get("layer")) + struct.pack("<IHHH", f["number"], f["width"], f["height"], len(f["damage"]))
         for d in f["damage"]:
             x, y, w, h = d["rect"]
             out += struct.pack("<HHHH", x, y, w, h)
@@ -138,8 +138,9 @@ def decode_body(kind: str, b: bytes) -> dict:
         w, h, d = struct.unpack("<III", b)
         return {"width": w, "height": h, "duration_ms": d}
     if kind == "frame":
-        number, width, height, count = struct.unpack_from("<IHHH", b)
-        at, damage = 10, []
+        layer, at = _read_short_id(b, 0)
+        number, width, height, count = struct.unpack_from("<IHHH", b, at)
+        at, damage = at + 10, []
         for _ in range(count):
             x, y, w, h = struct.unpack_from("<HHHH", b, at)
             at += 8
@@ -148,7 +149,7 @@ def decode_body(kind: str, b: bytes) -> dict:
                 cells.append(struct.unpack_from("<IIIH", b, at))
                 at += 14
             damage.append({"rect": (x, y, w, h), "cells": cells})
-        return {"number": number, "width": width, "height": height, "damage": damage}
+        return {"layer": layer, "number": number, "width": width, "height": height, "damage": damage}
     if kind == "placement":
         surface, at = _read_short_id(b, 0)
         frame = RECT.unpack_from(b, at)

@@ -52,6 +52,10 @@ private let seedMessages: [(String, Message)] = [
         .init(rect: CellRect(x: 3, y: 2, width: 1, height: 1), cells: [Cell(scalar: 0x1F600)]),
     ]))),
     ("frame-empty", .frame(FrameUpdate(number: 1, width: 80, height: 24, damage: []))),
+    // A layer an in-process child was lifted into for the compositor to move (issue 20).
+    ("frame-layer", .frame(FrameUpdate(layer: "seed.003.card", number: 2, width: 2, height: 1, damage: [
+        .init(rect: CellRect(x: 0, y: 0, width: 2, height: 1), cells: [Cell(scalar: 0x41), Cell(scalar: 0x42)]),
+    ]))),
     ("placement", .placement(Placement(surface: "seed.000", frame: CellRect(x: 2, y: -1, width: 30, height: 10), z: 3, clip: CellRect(x: 0, y: 0, width: 30, height: 9), visible: true))),
     ("animation", .animation(Animation(surface: "seed.000", from: CellRect(x: 0, y: 0, width: 5, height: 5), to: CellRect(x: 10, y: 0, width: 5, height: 5), durationMilliseconds: 300, delayMilliseconds: 20, curve: .easeOut))),
     ("request", .request(Request(name: "describe", payload: Array("{}".utf8)))),
