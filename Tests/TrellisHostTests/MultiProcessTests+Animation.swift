@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrellisLog
+import TrellisTransport
 import TrellisWire
 
 /// Issue 20: the compositor animates what containers declare. A host sends each motion
@@ -161,6 +162,59 @@ extension MultiProcessTests {
             #expect(acks.contains { $0.mono >= began + slide }, "no acknowledgement after the slide's end")
             let didAppear = try #require(records.first { $0.detail == "Pushed1.viewDidAppear" })
             #expect(didAppear.mono >= began + slide, "viewDidAppear ran before the compositor ended the slide")
+        } catch {
+            await s.stop()
+            throw error
+        }
+        await s.stop()
+    }
+
+    /// Issue 20 and docs/PROTOCOL.md §5.4, §5.6: the compositor moves only what the sender
+    /// placed. This test is the root's host itself, over a link of its own: an animation of
+    /// a surface it has not placed, or one longer than the limit, is answered `declined`
+    /// with the reason and logged; one of its own is acknowledged once the motion is over;
+    /// a frame naming a layer it has not placed is refused and logged.
+    @Test(.timeLimit(.minutes(1)))
+    func theCompositorMovesOnlyWhatTheSenderPlacedAndSaysWhenTheMotionIsOver() async throws {
+        let s = try Session()
+        do {
+            try s.launch("trellis-compositor", ["--root", "Root", "--headless", "--size", "40x12"])
+            let host = try await Link.connect(id: "Root", parent: "compositor", endpoint: try s.endpoint("compositor"), loop: s.loop, log: s.log)
+            let connected = ContinuousClock.now + .seconds(10)
+            while await !host.connectedPeers.contains("compositor"), ContinuousClock.now < connected {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let from = CellRect(x: 0, y: 12, width: 10, height: 4), to = CellRect(x: 0, y: 2, width: 10, height: 4)
+            func declined(_ a: Animation) async throws -> String? {
+                let answer = try await host.request(.animation(a))
+                guard case .reply(let r) = answer.message, r.status == .declined else { return nil }
+                return String(decoding: r.payload, as: UTF8.self)
+            }
+
+            let stranger = try await declined(Animation(surface: "Stranger", from: from, to: to, durationMilliseconds: 100))
+            #expect(stranger?.contains("which has not placed it") == true, "\(stranger ?? "accepted")")
+
+            _ = try await host.send(.placement(Placement(surface: "Kid", frame: to, z: 0, clip: CellRect(x: 0, y: 0, width: 40, height: 12), visible: true)))
+            let long = try await declined(Animation(surface: "Kid", from: from, to: to, durationMilliseconds: 61_000))
+            #expect(long?.contains("more than 60000") == true, "\(long ?? "accepted")")
+
+            let sent = ContinuousClock.now
+            let answer = try await host.request(.animation(Animation(surface: "Kid", from: from, to: to, durationMilliseconds: 300)))
+            let took = ContinuousClock.now - sent
+            #expect(answer.kind == .ack, "\(answer.message)")
+            #expect(took >= .milliseconds(300), "acknowledged after \(took), before the motion was over")
+
+            _ = try await host.send(.frame(FrameUpdate(layer: "Stranger", number: 1, width: 1, height: 1, damage: [])))
+            var reader = LogReader(directory: s.run.logs)
+            var refusals: [RoutingRecord] = []
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !refusals.contains(where: { $0.kind == "frame" }), ContinuousClock.now < deadline {
+                refusals += reader.readNew().filter { $0.host == "compositor" && $0.outcome == .rejected }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(refusals.filter { $0.kind == "animation" }.count == 2, "\(refusals.map { $0.reason ?? "" })")
+            #expect(refusals.contains { $0.kind == "frame" && $0.reason?.contains("layer Stranger") == true }, "\(refusals.map { $0.reason ?? "" })")
+            await host.close()
         } catch {
             await s.stop()
             throw error
