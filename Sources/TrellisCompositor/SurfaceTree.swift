@@ -134,6 +134,8 @@ public struct SurfaceTree: Sendable {
     public mutating func compose(into screen: inout Surface, now: UInt64 = 0) {
         let animating = isAnimating(now: now)
         let full = needsFullCompose || animating || wasAnimating || composedSize != screen.size
+        // All over: the surfaces are at their placements from this compose on.
+        if !animating, !animations.isEmpty { animations.removeAll() }
         defer {
             damaged.removeAll(keepingCapacity: true)
             needsFullCompose = false
@@ -192,8 +194,8 @@ public struct SurfaceTree: Sendable {
     /// same as an in-process window's); its placement once the animation is over.
     private func currentFrame(of id: ControllerID, placed: Rect, now: UInt64) -> Rect {
         guard let (a, began) = animations[id] else { return placed }
-        let elapsed = now &- began
-        guard now >= began, elapsed < a.totalNanoseconds else { return placed }
+        let elapsed = now > began ? now - began : 0
+        guard elapsed < a.totalNanoseconds else { return placed }
         return Rect(a.frame(elapsedNanoseconds: elapsed))
     }
 

@@ -456,7 +456,8 @@ public final class Window {
     }
 
     /// After `compose()`: where the surfaces of children in other processes go, in this
-    /// window's coordinates — what this process's host tells the compositor.
+    /// window's coordinates — what this process's host tells the compositor — and, after
+    /// `takeFrame` with a compositor, where the layers lifted for an animation go.
     public private(set) var remotePlacements: [Placement] = []
     private var remote: [Placement] = []
 
