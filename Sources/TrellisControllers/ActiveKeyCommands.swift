@@ -9,7 +9,7 @@ extension Window {
     /// are left out. What a footer lists, and what `trellis keys` prints. With focus in a
     /// child hosted elsewhere, its tree's commands come first, as its host lists them.
     public var activeKeyCommands: [KeyCommand.Summary] {
-        var responder: Responder? = focusedView ?? rootViewController ?? rootView
+        var responder: Responder? = focusedView ?? inputController ?? rootView
         var seen = Set<String>()
         var out: [KeyCommand.Summary] = []
         while let r = responder {

@@ -61,7 +61,8 @@ extension Window {
     /// the responder chain as the compositor's `key` message is (docs/LIFECYCLE.md, "Keys").
     @discardableResult
     public func key(_ key: KeyPress) -> KeyOutcome {
-        guard let root = rootViewController else { return .unhandled(reason: "unhandled: the window has no root controller") }
+        // The topmost presented controller, if any, takes the key: a modal blocks what is beneath.
+        guard let root = inputController else { return .unhandled(reason: "unhandled: the window has no root controller") }
         var stamped = key
         if stamped.timestamp == 0 { stamped.timestamp = MonotonicClock.nanoseconds() }
         route(kind: "key", from: "window", to: root.id, outcome: .delivered, reason: nil, detail: Key(key).summary)

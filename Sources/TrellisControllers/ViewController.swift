@@ -320,6 +320,8 @@ open class ViewController: Responder, ViewOwner {
     var traitStorage: TraitCollection?
     /// The override its parent set for it: the child's own, so it goes with the child.
     var traitOverrideFromParent: TraitCollection?
+    /// Its modal presentations: what it presents, what presents it (Presentation.swift).
+    var presentationState = PresentationState()
     /// `preferredContentSize` changes are reported to the parent.
     open var preferredContentSize: Size = .zero {
         didSet { if preferredContentSize != oldValue { parent?.preferredContentSizeDidChange(forChild: self) } }

@@ -131,6 +131,7 @@ public final class Window {
             root.viewWillTransition(to: newSize, with: coordinator)
             root.pendingCoordinator = nil
         }
+        forwardSizeTransitionToPresentations(newSize, with: coordinator)
         return coordinator
     }
 
@@ -140,7 +141,7 @@ public final class Window {
     public func take(_ newSize: Size) {
         size = newSize
         rootView.frame = Rect(origin: .zero, size: newSize)
-        if drivesRoot { rootViewController?.applyTraits(traits) }
+        if drivesRoot { rootViewController?.applyTraits(traits); presentationsFollowTraits() }
         rootViewController?.viewIfLoaded?.frame = rootView.bounds
         rootView.layoutIfNeeded()
     }
@@ -158,11 +159,12 @@ public final class Window {
     /// past the containers). Returns whether anything handled it.
     @discardableResult
     public func touch(_ phase: TouchInput.Phase, at point: Point, pointer: UInt32 = 0) -> Bool {
-        guard let root = rootViewController else { return false }
+        // The topmost presented controller, if any, takes the touch (Presentation.swift).
+        guard let root = inputController else { return false }
         let input = TouchInput(phase: phase, tapCount: 1, pointer: pointer, x: Int32(point.x), y: Int32(point.y), timestamp: MonotonicClock.nanoseconds())
         route(kind: "touch", from: "window", to: root.id, outcome: .delivered, reason: nil)
         defer { refreshKeyCommandFooters() }
-        return root.routeTouch(input)
+        return routeTouchFromWindow(input)
     }
 
     /// A tap: began and ended at one point.

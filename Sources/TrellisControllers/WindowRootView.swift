@@ -9,6 +9,10 @@ public final class WindowRootView: View, FocusHost {
     /// Weak: the window owns this view.
     public internal(set) weak var window: Window?
     public let focus = FocusSystem()
+    /// The modal presentations in the window, bottom first (Presentation.swift).
+    var presentations: [Presentation] = []
+    /// True while a presentation or dismissal moves: another is refused meanwhile.
+    var presentationMoving = false
 
     public required init(frame: Rect = .zero) {
         super.init(frame: frame)
@@ -16,11 +20,17 @@ public final class WindowRootView: View, FocusHost {
         focus.didChange = { [weak self] _, _ in self?.window?.refreshKeyCommandFooters() }
     }
 
+    public override func layoutSubviews() {
+        super.layoutSubviews()
+        layOutPresentations()
+    }
+
     /// Tab and Shift-Tab that no responder took move focus, as Textual's app-level
-    /// bindings do: a view that wants Tab (a text view inserting it) takes it first.
+    /// bindings do: a view that wants Tab (a text view inserting it) takes it first. With
+    /// a controller presented, focus moves only among its views: a modal blocks the rest.
     public override func pressesBegan(_ presses: Set<Press>) {
         guard let press = presses.first, press.key.special == .tab, press.key.modifiers.isSubset(of: .shift),
-              focus.moveFocus(forward: !press.key.modifiers.contains(.shift), in: self)
+              focus.moveFocus(forward: !press.key.modifiers.contains(.shift), in: presentations.last?.container ?? self)
         else { return super.pressesBegan(presses) }
     }
 }
