@@ -71,6 +71,9 @@ extension ViewController {
         let animated = appearance.animated
         switch appearance.state {
         case .appearing:
+            // The view is in the window and was laid out before the did (LIFECYCLE.md).
+            logCallback("viewIsAppearing")
+            viewIsAppearing(animated)
             appearance.state = .appeared
             logCallback("viewDidAppear")
             viewDidAppear(animated)
@@ -83,8 +86,9 @@ extension ViewController {
             View.diagnostics("Unbalanced calls to begin/end appearance transitions for \(id): end while \(appearance.state.rawValue).")
             return
         }
-        guard shouldAutomaticallyForwardAppearanceMethods else { return }
         let appeared = appearance.state == .appeared
+        defer { appearanceTransitionDidEnd(appeared: appeared) }
+        guard shouldAutomaticallyForwardAppearanceMethods else { return }
         for child in children where !child.appearance.drivenByContainer {
             guard child.appearance.state == (appeared ? .appearing : .disappearing) else { continue }
             send(.appearance(Appearance(appeared ? .didAppear : .didDisappear, animated: animated)), to: child)

@@ -2,6 +2,21 @@ import TrellisCanvas
 import TrellisViews
 import TrellisWire
 
+/// Told when a navigation controller shows a new top controller (UIKit's
+/// `UINavigationControllerDelegate`; both methods optional).
+@MainActor
+public protocol NavigationControllerDelegate: AnyObject {
+    /// Before `viewController` becomes the shown top: before its `viewWillAppear`.
+    func navigationController(_ navigationController: NavigationController, willShow viewController: ViewController, animated: Bool)
+    /// After it is shown: after its `viewDidAppear`, once a slide is over.
+    func navigationController(_ navigationController: NavigationController, didShow viewController: ViewController, animated: Bool)
+}
+
+extension NavigationControllerDelegate {
+    public func navigationController(_ navigationController: NavigationController, willShow viewController: ViewController, animated: Bool) {}
+    public func navigationController(_ navigationController: NavigationController, didShow viewController: ViewController, animated: Bool) {}
+}
+
 /// The stack kind of container (S3-1): a bar with the top controller's title and a back
 /// button, and the top controller's view below it. Push slides the new view in from the
 /// right over the old one; pop slides it back out. Answers `show` requests by pushing
@@ -13,6 +28,8 @@ open class NavigationController: ViewController {
     /// How long a push or pop slides, in seconds.
     public var slideDuration = 0.25
     public let registry: ControllerRegistry
+    /// Told of each new top controller shown (weak, as UIKit's delegates are).
+    public weak var delegate: (any NavigationControllerDelegate)?
 
     public let bar = View()
     public let titleLabel = Label()
@@ -62,6 +79,18 @@ open class NavigationController: ViewController {
         super.viewDidLoad()
         if let top = topViewController { install(top) }
         updateBar()
+    }
+
+    // The root (or whatever is on top) is shown when this controller appears: UIKit tells
+    // the delegate then too.
+    open override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        if let top = topViewController { delegate?.navigationController(self, willShow: top, animated: animated) }
+    }
+
+    override func appearanceTransitionDidEnd(appeared: Bool) {
+        guard appeared, let top = topViewController else { return }
+        delegate?.navigationController(self, didShow: top, animated: appearance.animated)
     }
 
     open override func viewDidLayoutSubviews() {
@@ -163,6 +192,10 @@ open class NavigationController: ViewController {
             settle()
             return true
         }
+        // Shown, the new top's appearance brackets the delegate's will and did; hidden, it
+        // is shown when this controller appears, and the delegate hears of it then.
+        let shown = appearanceState == .appeared || appearanceState == .appearing
+        if shown { delegate?.navigationController(self, willShow: top, animated: animated) }
         // A pop uncovers a controller that was below: it waits a third of the way to the
         // left and the old top slides out to the right. Anything else comes in from the right.
         let isPop = old.contains { $0 === top }
@@ -176,6 +209,7 @@ open class NavigationController: ViewController {
             }, completion: { _ in
                 self.isTransitioning = false
                 settle()
+                if shown, self.topViewController === top { self.delegate?.navigationController(self, didShow: top, animated: animated) }
             })
         } catch {
             isTransitioning = false

@@ -9,6 +9,27 @@ public protocol PageViewControllerDataSource: AnyObject {
     func pageViewController(_ pageViewController: PageViewController, viewControllerAfter page: ViewController) -> ViewController?
 }
 
+/// Told about page turns made by a drag (UIKit's `UIPageViewControllerDelegate`; both
+/// optional). Documented: only for gesture-driven transitions, not for
+/// `setViewController` or the `goTo…` calls.
+@MainActor
+public protocol PageViewControllerDelegate: AnyObject {
+    /// A drag is about to turn to `pendingViewControllers` (one page here).
+    func pageViewController(_ pageViewController: PageViewController, willTransitionTo pendingViewControllers: [ViewController])
+    /// The drag's turn finished: `previousViewControllers` were shown before it;
+    /// `completed` is false when the turn did not happen.
+    func pageViewController(
+        _ pageViewController: PageViewController, didFinishAnimating finished: Bool,
+        previousViewControllers: [ViewController], transitionCompleted completed: Bool)
+}
+
+extension PageViewControllerDelegate {
+    public func pageViewController(_ pageViewController: PageViewController, willTransitionTo pendingViewControllers: [ViewController]) {}
+    public func pageViewController(
+        _ pageViewController: PageViewController, didFinishAnimating finished: Bool,
+        previousViewControllers: [ViewController], transitionCompleted completed: Bool) {}
+}
+
 /// Pages one child at a time, asking a data source for the page before or after the
 /// current one (UIKit's `UIPageViewController`, scroll style, S4-3).
 ///
@@ -23,6 +44,8 @@ open class PageViewController: ViewController {
     public enum Direction: Sendable { case forward, reverse }
 
     public weak var dataSource: (any PageViewControllerDataSource)?
+    /// Told about turns made by a drag (weak, as UIKit's delegates are).
+    public weak var delegate: (any PageViewControllerDelegate)?
     /// Called after a page turn finished, with the new current page.
     public var didTurnPage: (@MainActor (PageViewController, ViewController) -> Void)?
     public var slideDuration = 0.25
@@ -46,6 +69,11 @@ open class PageViewController: ViewController {
 
     /// Makes `page` the current page (the first page is set this way at load).
     public func setViewController(_ page: ViewController, direction: Direction = .forward, animated: Bool = false) {
+        turn(to: page, direction: direction, animated: animated, finished: nil)
+    }
+
+    /// `finished` runs when the turn is over (at once when there is nothing to slide).
+    private func turn(to page: ViewController, direction: Direction, animated: Bool, finished: (@MainActor () -> Void)?) {
         let old = currentPage
         guard old !== page else { return }
         if page.parent !== self { addChild(page) }
@@ -57,6 +85,7 @@ open class PageViewController: ViewController {
             }
             page.didMove(toParent: self)
             settle(releasing: old)
+            finished?()
             return
         }
         let w = view.bounds.width
@@ -69,6 +98,7 @@ open class PageViewController: ViewController {
             }, completion: { [weak self] _ in
                 page.didMove(toParent: self)
                 self?.settle(releasing: old)
+                finished?()
             })
         } catch {
             View.diagnostics("\(id): page turn failed: \(error)")
@@ -129,7 +159,13 @@ open class PageViewController: ViewController {
         dragStartX = nil
         let dx = end - start
         guard abs(dx) * 4 >= max(1, view.bounds.width) else { return }
-        if dx < 0 { goToNextPage() } else { goToPreviousPage() }
+        guard let target = dx < 0 ? pageAfter : pageBefore, let previous = currentPage else { return }
+        delegate?.pageViewController(self, willTransitionTo: [target])
+        turn(to: target, direction: dx < 0 ? .forward : .reverse, animated: true) { [weak self] in
+            guard let self else { return }
+            self.delegate?.pageViewController(
+                self, didFinishAnimating: true, previousViewControllers: [previous], transitionCompleted: self.currentPage === target)
+        }
     }
 
     open override func touchesCancelled(_ touches: Set<Touch>) { dragStartX = nil }

@@ -2,6 +2,22 @@ import TrellisCanvas
 import TrellisViews
 import TrellisWire
 
+/// Asked and told about the person's choice of tab (UIKit's `UITabBarControllerDelegate`;
+/// both methods optional). Documented: only for taps on the tab bar, never when code sets
+/// `selectedIndex`.
+@MainActor
+public protocol TabBarControllerDelegate: AnyObject {
+    /// Whether the tapped tab may be selected (default true).
+    func tabBarController(_ tabBarController: TabBarController, shouldSelect viewController: ViewController) -> Bool
+    /// After a tap selected `viewController` — even the one already selected, as in UIKit.
+    func tabBarController(_ tabBarController: TabBarController, didSelect viewController: ViewController)
+}
+
+extension TabBarControllerDelegate {
+    public func tabBarController(_ tabBarController: TabBarController, shouldSelect viewController: ViewController) -> Bool { true }
+    public func tabBarController(_ tabBarController: TabBarController, didSelect viewController: ViewController) {}
+}
+
 /// The parallel kind of container (S3-1): a tab bar along the bottom with one button
 /// per child (its `title`), and the selected child's view above it. All children stay
 /// children; only the selected one's view is in the tree, so only it is visible — the
@@ -11,6 +27,8 @@ open class TabBarController: ViewController {
     public let tabBar = View()
     public let contentView = View()
     private var buttons: [Button] = []
+    /// Asked before a tapped tab is selected, told after (weak, as UIKit's delegates are).
+    public weak var delegate: (any TabBarControllerDelegate)?
 
     /// Setting the children replaces the old ones (they leave with willMove/removeFromParent).
     public var viewControllers: [ViewController] = [] {
@@ -84,11 +102,20 @@ open class TabBarController: ViewController {
         buttons = viewControllers.enumerated().map { i, c in
             let b = Button(title: c.title ?? c.id.rawValue)
             b.identifier = "tab\(i)"
-            b.addAction { [weak self] _ in self?.selectedIndex = i }
+            b.addAction { [weak self] _ in self?.tabTapped(i) }
             tabBar.addSubview(b)
             return b
         }
         layoutTabs()
+    }
+
+    /// A tap on a tab: the delegate may refuse it; selected, the delegate is told.
+    private func tabTapped(_ index: Int) {
+        guard viewControllers.indices.contains(index) else { return }
+        let tapped = viewControllers[index]
+        guard delegate?.tabBarController(self, shouldSelect: tapped) ?? true else { return }
+        selectedIndex = index
+        delegate?.tabBarController(self, didSelect: tapped)
     }
 
     /// Equal-width tabs; the selected one drawn reversed.

@@ -118,9 +118,16 @@ open class ViewController: Responder, ViewOwner {
     // MARK: - Lifecycle callbacks (override; the framework calls them)
 
     open func viewWillAppear(_ animated: Bool) {}
+    /// Between `viewWillAppear` and `viewDidAppear`, once the view is in the window and laid
+    /// out, with its traits and geometry up to date (UIKit's `viewIsAppearing`): here, just
+    /// before `viewDidAppear`, in every placement (docs/LIFECYCLE.md).
+    open func viewIsAppearing(_ animated: Bool) {}
     open func viewDidAppear(_ animated: Bool) {}
     open func viewWillDisappear(_ animated: Bool) {}
     open func viewDidDisappear(_ animated: Bool) {}
+    /// After `viewDidAppear` or `viewDidDisappear` has been forwarded to the children: for
+    /// the built-in containers, whose delegates hear of it after the whole tree.
+    func appearanceTransitionDidEnd(appeared: Bool) {}
     open func viewWillLayoutSubviews() {}
     open func viewDidLayoutSubviews() {}
     /// Whether children get appearance callbacks automatically when this controller gets

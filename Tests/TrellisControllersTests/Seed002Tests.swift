@@ -188,7 +188,8 @@ final class Seed2Container: RecordingController {
         #expect(routes.records.filter { $0.kind == "callback" }.compactMap(\.detail) == [
             "Container.traitCollectionDidChange", "Container.viewDidLoad", "Container.viewWillAppear",
             "Sub.willMove(toParent: Container)", "Sub.traitCollectionDidChange", "Sub.viewDidLoad",
-            "Sub.didMove(toParent: Container)", "Sub.viewWillAppear", "Container.viewDidAppear", "Sub.viewDidAppear",
+            "Sub.didMove(toParent: Container)", "Sub.viewWillAppear", "Container.viewIsAppearing", "Container.viewDidAppear",
+            "Sub.viewIsAppearing", "Sub.viewDidAppear",
         ])
     }
 
