@@ -134,7 +134,8 @@ open class AlertController: ViewController {
         let buttonsWidth = buttons.reduce(0) { $0 + CharacterWidth.columns(of: $1.title) + 2 } + max(0, buttons.count - 1)
         let messageLines = (message ?? "").isEmpty ? [] : LineBreaking.lines(of: message!, width: max(1, inner), mode: .byWordWrapping)
         let widest = max(CharacterWidth.columns(of: title ?? ""), buttonsWidth, messageLines.map { CharacterWidth.columns(of: $0) }.max() ?? 0)
-        let rows = ((title ?? "").isEmpty ? 0 : 1) + (messageLines.isEmpty ? 0 : messageLines.count + 1) + 2
+        // The title, the message, a blank row, the buttons.
+        let rows = ((title ?? "").isEmpty ? 0 : 1) + messageLines.count + 2
         return Size(width: min(width, max(20, widest + 4)), height: rows + 2)
     }
 

@@ -386,6 +386,40 @@ extension ViewController {
     }
 }
 
+extension ViewController {
+    /// The topmost presented controller of this controller's window when this controller's
+    /// layer is beneath it: what takes the touches and keys that reach this controller as
+    /// messages — in a child process, from its parent in another — as the window's own go
+    /// to it (a modal blocks what is beneath).
+    var modalAbove: ViewController? {
+        guard let root = window?.rootView as? WindowRootView, let top = root.topPresented, top !== layerRoot else { return nil }
+        return top
+    }
+
+    /// A touch in this controller's coordinates, routed to `modal` instead.
+    func routeTouch(_ input: TouchInput, to modal: ViewController) -> Bool {
+        guard let v = viewIfLoaded else { return false }
+        let point = v.convert(Point(x: Int(input.x) + v.bounds.minX, y: Int(input.y) + v.bounds.minY), to: nil)
+        return modal.routeTouch(atWindowPoint: point, input)
+    }
+
+    /// A presented controller's touch at a point of its window: dropped and logged when it
+    /// begins outside its view, else routed in its view's coordinates.
+    func routeTouch(atWindowPoint point: Point, _ input: TouchInput) -> Bool {
+        guard let v = viewIfLoaded else { return false }
+        let local = v.convert(point, from: nil)
+        if input.phase == .began, !v.bounds.contains(local) {
+            window?.route(kind: "touch", from: "window", to: id, outcome: .dropped,
+                          reason: "outside the presented \(id): a modal presentation takes the window's touches")
+            return false
+        }
+        var forwarded = input
+        forwarded.x = Int32(local.x - v.bounds.minX)
+        forwarded.y = Int32(local.y - v.bounds.minY)
+        return routeTouch(forwarded)
+    }
+}
+
 extension WindowRootView {
     /// The controllers at the window's top level whose views are shown: the root controller
     /// and the presented ones, bottom first.
@@ -426,17 +460,8 @@ extension Window {
     /// A touch at a screen point for the input controller, in its view's coordinates.
     func routeTouchFromWindow(_ input: TouchInput) -> Bool {
         guard let target = inputController else { return false }
-        guard target !== rootViewController, let v = target.viewIfLoaded else { return target.routeTouch(input) }
-        let local = v.convert(Point(x: Int(input.x), y: Int(input.y)), from: nil)
-        if input.phase == .began, !v.bounds.contains(local) {
-            route(kind: "touch", from: "window", to: target.id, outcome: .dropped,
-                  reason: "outside the presented \(target.id): a modal presentation takes the window's touches")
-            return false
-        }
-        var forwarded = input
-        forwarded.x = Int32(local.x - v.bounds.minX)
-        forwarded.y = Int32(local.y - v.bounds.minY)
-        return target.routeTouch(forwarded)
+        guard target !== rootViewController else { return target.routeTouch(input) }
+        return target.routeTouch(atWindowPoint: Point(x: Int(input.x), y: Int(input.y)), input)
     }
 
     /// A presented controller takes the traits of the controller it covers, and hears a

@@ -306,13 +306,20 @@ open class ViewController: Responder, ViewOwner {
 
     /// A `key` message for this controller; a proxy for a controller in another process
     /// would override it to forward instead of delivering here.
-    func keyMessage(_ key: KeyPress) -> Reply? { routeKeyMessage(key) }
+    func keyMessage(_ key: KeyPress) -> Reply? {
+        // A modal presented over this controller's layer takes it (Presentation.swift).
+        if let modal = modalAbove { return modal.routeKeyMessage(key) }
+        return routeKeyMessage(key)
+    }
 
     var touchRouting = TouchRoutingState()
 
     /// A `touch` message for this controller; a proxy for a controller in another
     /// process overrides it to forward instead of hit-testing here.
-    func touchMessage(_ input: TouchInput) -> Bool { routeTouch(input) }
+    func touchMessage(_ input: TouchInput) -> Bool {
+        if let modal = modalAbove { return routeTouch(input, to: modal) }
+        return routeTouch(input)
+    }
 
     /// A `scroll` message (the mouse wheel) for this controller; a proxy forwards it.
     func scrollMessage(_ input: ScrollInput) -> Bool { routeScroll(input) }

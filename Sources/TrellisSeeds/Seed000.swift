@@ -31,6 +31,14 @@ public final class Seed000: ViewController {
         super.viewDidLoad()
         DemoLayout.line(Label("S0-1 the container's view lays the circle out"), in: view, top: 0)
         DemoLayout.line(status, in: view, top: 1)
+        // Issue 23: modal presentation, in whatever process this tab runs in.
+        let alertButton = Button(title: "Alert…")
+        alertButton.identifier = "showAlert"
+        alertButton.addAction { [weak self] _ in self?.showAlert() }
+        let sheetButton = Button(title: "Sheet…")
+        sheetButton.identifier = "showSheet"
+        sheetButton.addAction { [weak self] _ in self?.showSheet() }
+        DemoLayout.row([alertButton, sheetButton], in: view, top: 2)
         // S0-4: addChild, then the child's root view, then the child's didMove.
         guard let child = registry.make("Seed000Circle", id: "Circle") else { return }
         circle = child
@@ -38,6 +46,24 @@ public final class Seed000: ViewController {
         view.addSubview(child.view)
         (view as? CircleLayoutView)?.circle = child.view
         child.didMove(toParent: self)
+    }
+
+    /// An alert with a cancel and a destructive action; what was chosen shows in `status`.
+    public func showAlert() {
+        let alert = AlertController(title: "Reset the count?", message: "The circle's count of taps goes back to zero.", id: "ResetAlert")
+        alert.addAction(AlertAction(title: "Cancel", style: .cancel) { [weak self] _ in self?.status.text = "Alert: cancelled" })
+        alert.addAction(AlertAction(title: "Reset", style: .destructive) { [weak self] _ in
+            (self?.circle as? CircleChild)?.resetCount()
+            self?.status.text = "Alert: reset"
+        })
+        present(alert, animated: true)
+    }
+
+    /// A form sheet over the tab, closed by its button (or Escape).
+    public func showSheet() {
+        let sheet = DemoSheet(id: "Sheet")
+        sheet.closed = { [weak self] in self?.status.text = "Sheet: closed" }
+        present(sheet, animated: true)
     }
 
     /// S0-3: only touches that end on the background reach the container.
@@ -101,6 +127,12 @@ public final class CircleChild: ViewController {
         updateCount()
     }
 
+    /// Back to no taps (the demo's alert).
+    public func resetCount() {
+        touchesEndedCount = 0
+        updateCount()
+    }
+
     private func updateCount() {
         count.text = touchesEndedCount == 0 ? "tap me" : "child ×\(touchesEndedCount)"
     }
@@ -115,5 +147,46 @@ public final class CircleView: View {
         super.layoutSubviews()
         // A radius of half the shorter side is what makes a view an ellipse (docs/VIEWS.md).
         cornerRadius = max(1, (min(bounds.width, bounds.height) + 1) / 2)
+    }
+}
+
+/// The demo's sheet (issue 23): a form sheet that says what it is, closed by its button or
+/// by Escape.
+@MainActor
+public final class DemoSheet: ViewController {
+    public var closed: (@MainActor () -> Void)?
+
+    public override init(id: ControllerID? = nil) {
+        super.init(id: id)
+        modalPresentationStyle = .formSheet
+        preferredContentSize = Size(width: 44, height: 9)
+    }
+
+    public override func loadView() {
+        let root = View()
+        root.border = .rounded
+        root.identifier = "sheet"
+        view = root
+    }
+
+    public override func viewDidLoad() {
+        super.viewDidLoad()
+        let heading = Label("A form sheet")
+        heading.attributes = [.bold]
+        DemoLayout.line(heading, in: view, top: 1)
+        let body = Label("Shown over the tab, which stays beneath.")
+        DemoLayout.line(body, in: view, top: 3)
+        let close = Button(title: "Close")
+        close.identifier = "closeSheet"
+        close.addAction { [weak self] _ in self?.close() }
+        DemoLayout.row([close], in: view, top: 5, leading: 2)
+    }
+
+    public override var keyCommands: [KeyCommand] {
+        [KeyCommand(Key(.escape), title: "Close") { [weak self] in self?.close() }]
+    }
+
+    private func close() {
+        dismiss(animated: true) { [weak self] in self?.closed?() }
     }
 }

@@ -304,6 +304,33 @@ import TrellisWire
         #expect(window.tap(at: Point(x: 1, y: 0)) && below == 1)
     }
 
+    /// In a child process the touches and keys of the window's root arrive as messages to
+    /// the controller beneath (from its parent's proxy): the modal takes those too.
+    @Test func touchesAndKeysSentToAControllerBeneathAModalGoToTheModal() {
+        let a = ViewController(id: "A")
+        let (window, _) = shown(a)
+        var below = 0, onSheet = 0
+        let under = Button(title: "under")
+        under.frame = Rect(x: 10, y: 4, width: 8, height: 1)
+        under.addAction { _ in below += 1 }
+        a.view.addSubview(under)
+        let sheet = ViewController(id: "Sheet")
+        sheet.preferredContentSize = Size(width: 10, height: 4)
+        let ok = Button(title: "ok")
+        ok.frame = Rect(x: 0, y: 0, width: 4, height: 1)
+        ok.addAction { _ in onSheet += 1 }
+        sheet.view.addSubview(ok)
+        a.present(sheet, animated: false)
+        let parent = ViewController(id: "Parent")
+        for phase in [TouchInput.Phase.began, .ended] {
+            let answer = a.handleMessage(.touch(TouchInput(phase: phase, tapCount: 1, pointer: 0, x: 11, y: 4, timestamp: 1)), from: parent)
+            #expect(answer == nil)
+        }
+        #expect(onSheet == 1 && below == 0)
+        _ = a.handleMessage(.key(KeyPress(special: .tab)), from: parent)
+        #expect(window.focusedView === ok)
+    }
+
     // MARK: - Misuse
 
     /// UIKit warns and presents nothing: presenting from a controller that is presenting

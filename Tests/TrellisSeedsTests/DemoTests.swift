@@ -87,6 +87,46 @@ import TrellisWire
         #expect(window.shows("child ×1"))
     }
 
+    /// Issue 23: the circle's tab presents an alert and a sheet (docs/LIFECYCLE.md, "Modal
+    /// presentation", "Alerts"); both show centred over the tab, take the input while shown,
+    /// and go when chosen or closed.
+    @Test func theCircleTabPresentsAnAlertAndASheet() throws {
+        let (window, demo) = make()
+        func settle() {
+            clock.seconds += 0.3
+            window.tick()
+        }
+        #expect(window.tap("tap me"))
+        #expect(window.shows("child ×1"))
+        #expect(window.tap("Alert…"))
+        settle()
+        #expect(window.shows("Reset the count?") && window.shows("Cancel") && window.shows("Reset"))
+        #expect(window.shows("S0-1 the container's view lays the circle out"), "the tab stays beneath")
+        // Beneath the alert, the tab bar takes no taps.
+        window.tap("001 embed")
+        #expect(demo.selectedIndex == 0)
+        // Escape is the cancel action.
+        #expect(window.key(.escape) == .handled)
+        settle()
+        #expect(!window.shows("Reset the count?") && window.shows("Alert: cancelled") && window.shows("child ×1"))
+        // Again, and this time Reset, by a click.
+        #expect(window.tap("Alert…"))
+        settle()
+        #expect(window.tap("Reset", occurrence: 1))  // the button, under the title
+        settle()
+        #expect(window.shows("Alert: reset") && window.shows("tap me"))
+        // The sheet: centred over the tab, closed by its button.
+        #expect(window.tap("Sheet…"))
+        settle()
+        let corner = try #require(window.point(of: "A form sheet"))
+        #expect(abs(corner.x - 18) <= 2, "centred in 80 columns at 44 wide: \(corner)")
+        #expect(window.shows("Shown over the tab, which stays beneath."))
+        #expect(window.tap("Close"))
+        settle()
+        #expect(!window.shows("A form sheet") && window.shows("Sheet: closed"))
+        #expect(window.presentedViewControllers.isEmpty)
+    }
+
     // MARK: Seed 001
 
     @Test func s1_1_s1_2_mainLaysOutItsContainerViewAndEmbedsSub1() throws {
