@@ -31,8 +31,7 @@ public enum ModalPresentationStyle: String, Sendable, CaseIterable {
 public enum ModalTransitionStyle: String, Sendable {
     /// Slides up from the bottom edge, and back down when dismissed (UIKit's default).
     case coverVertical
-    /// UIKit fades; a terminal cannot, so the view is shown at once and the transition
-    /// ends when the duration is over.
+    /// UIKit fades; a terminal cannot, so the view is shown (and taken away) at once.
     case crossDissolve
 }
 
@@ -242,6 +241,7 @@ extension ViewController {
         windowRoot.layoutIfNeeded()
         let finish: @MainActor (Bool) -> Void = { _ in
             windowRoot.presentationMoving = false
+            defer { windowRoot.runAfterPresentationMove() }
             container.setNeedsLayout()
             windowRoot.layoutIfNeeded()
             controller.endAppearanceTransition()
@@ -253,8 +253,9 @@ extension ViewController {
             window.refreshKeyCommandFooters()
             completion?()
         }
-        let duration = animated ? Self.presentationDuration : 0
-        if duration > 0, record.transition == .coverVertical {
+        // A terminal cannot fade: a cross-dissolve shows the view at once and takes no time.
+        let duration = animated && record.transition == .coverVertical ? Self.presentationDuration : 0
+        if duration > 0 {
             let final = controller.view.frame
             controller.view.frame = final.offsetBy(dx: 0, dy: windowRoot.bounds.height - final.minY)
             window.animator.animate(in: windowRoot, duration: duration, { controller.view.frame = final }, completion: finish)
@@ -268,7 +269,8 @@ extension ViewController {
     /// and everything presented above it; called on a presented controller (or one inside
     /// it) that presents nothing, dismisses that controller — UIKit's documented rule.
     /// Only the topmost moves when animated; the others leave with it. `completion` runs
-    /// once they have disappeared. Refused and logged while a presentation moves.
+    /// once they have disappeared. Asked while a presentation or dismissal moves, it waits
+    /// for that move to end (logged).
     public func dismiss(animated: Bool, completion: (@MainActor () -> Void)? = nil) {
         guard let record = presentedViewController?.presentationState.presentedBy ?? presentationShowingThisTree,
               let window = record.presented.window, let windowRoot = window.rootView as? WindowRootView,
@@ -278,9 +280,11 @@ extension ViewController {
             return
         }
         guard !windowRoot.presentationMoving else {
-            let message = "\(id): dismiss refused: a presentation or dismissal is in progress (UIKit: \"Attempt to dismiss from view controller while a presentation or dismiss is in progress\")."
-            View.diagnostics(message)
-            window.route(kind: "presentation", from: id, to: record.presented.id, outcome: .rejected, reason: message)
+            // UIKit refuses with a warning; a click on an alert's button while it still
+            // slides in would be lost, so it waits for the move to end instead (chosen).
+            window.route(kind: "presentation", from: id, to: record.presented.id, outcome: .event,
+                         reason: "dismiss deferred: a presentation or dismissal is in progress")
+            windowRoot.afterPresentationMove.append { [weak self] in self?.dismiss(animated: animated, completion: completion) }
             return
         }
         let leaving = Array(windowRoot.presentations[index...])
@@ -315,6 +319,7 @@ extension ViewController {
         let top = leaving[leaving.count - 1]
         let finish: @MainActor (Bool) -> Void = { _ in
             windowRoot.presentationMoving = false
+            defer { windowRoot.runAfterPresentationMove() }
             windowRoot.presentations.removeAll { r in leaving.contains { $0 === r } }
             windowRoot.layoutIfNeeded()
             for c in uncovered { c.endAppearanceTransition() }
@@ -331,8 +336,8 @@ extension ViewController {
             window.refreshKeyCommandFooters()
             completion?()
         }
-        let duration = animated ? Self.presentationDuration : 0
-        if duration > 0, top.transition == .coverVertical, let v = top.presented.viewIfLoaded {
+        let duration = animated && top.transition == .coverVertical ? Self.presentationDuration : 0
+        if duration > 0, let v = top.presented.viewIfLoaded {
             top.isLeaving = true
             let gone = v.frame.offsetBy(dx: 0, dy: windowRoot.bounds.height - v.frame.minY)
             window.animator.animate(in: windowRoot, duration: duration, { v.frame = gone }, completion: finish)
@@ -438,6 +443,13 @@ extension WindowRootView {
 
     /// The topmost presented controller, which takes the window's touches and keys.
     var topPresented: ViewController? { presentations.last?.presented }
+
+    /// Runs what waited for a presentation or dismissal to end (a dismissal asked meanwhile).
+    func runAfterPresentationMove() {
+        let pending = afterPresentationMove
+        afterPresentationMove.removeAll()
+        for run in pending { run() }
+    }
 
     /// Lays each presentation's container over the whole window.
     func layOutPresentations() {

@@ -13,6 +13,8 @@ public final class WindowRootView: View, FocusHost {
     var presentations: [Presentation] = []
     /// True while a presentation or dismissal moves: another is refused meanwhile.
     var presentationMoving = false
+    /// Run when the presentation or dismissal under way ends.
+    var afterPresentationMove: [@MainActor () -> Void] = []
 
     public required init(frame: Rect = .zero) {
         super.init(frame: frame)

@@ -187,13 +187,25 @@ import TrellisWire
         #expect(!completed && b.isBeingPresented)
         clock.seconds += 0.125
         #expect(window.animator.presentationFrame(of: b.view).minY > 0)
-        // Meanwhile another presentation or a dismissal is refused, as UIKit warns.
-        let refused = diagnostics { a.dismiss(animated: false) }
+        // Meanwhile another presentation is refused, as UIKit warns.
+        let refused = diagnostics { a.present(ViewController(id: "C"), animated: false) }
         #expect(refused.first?.contains("in progress") == true)
         clock.seconds += 0.2
         window.tick()
         #expect(appearance == ["A.viewWillDisappear", "B.viewWillAppear", "B.viewDidAppear", "A.viewDidDisappear"])
         #expect(completed && !b.isBeingPresented)
+        // A dismissal asked while the presentation slides waits for its end (chosen: a click
+        // on a button of a sheet still sliding in is not lost).
+        a.dismiss(animated: false)
+        a.present(b, animated: true)
+        a.dismiss(animated: false)
+        #expect(window.presentedViewControllers.map(\.id) == ["B"])
+        clock.seconds += 0.3
+        window.tick()
+        #expect(window.presentedViewControllers.isEmpty && a.appearanceState == .appeared)
+        a.present(b, animated: true)
+        clock.seconds += 0.3
+        window.tick()
         journal.clear()
         a.dismiss(animated: true)
         #expect(appearance == ["B.viewWillDisappear", "A.viewWillAppear"])

@@ -51,6 +51,22 @@ extension MultiProcessTests {
             var screen = try await s.waitForScreen { $0.contains("000 circle") && $0.contains("tap me") }
             #expect(screen.contains("tap me"), "\(screen)")
 
+            // Issue 23: seed 000's process presents an alert and a sheet over its tab, and
+            // the taps that reach it as messages go to them, not to the tab beneath.
+            #expect(try await Self.tap("Alert…", in: s))
+            screen = try await s.waitForScreen { $0.contains("Reset the count?") && $0.contains("Cancel") }
+            #expect(screen.contains("000 circle"), "the tab bar stays: \(screen)")
+            #expect(try await Self.tap("Cancel", in: s))
+            screen = try await s.waitForScreen { $0.contains("Alert: cancelled") && !$0.contains("Reset the count?") }
+            #expect(try await Self.tap("Sheet…", in: s))
+            // It slides up for 0.25 s, hit-tested where it ends (the model frame, as in UIKit):
+            // tap its button once the slide is over, where the button stays.
+            screen = try await s.waitForScreen { $0.contains("A form sheet") && $0.contains("Close") }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await Self.tap("Close", in: s))
+            screen = try await s.waitForScreen { $0.contains("Sheet: closed") && !$0.contains("A form sheet") }
+            #expect(screen.contains("tap me"), "\(screen)")
+
             // S1-4 and S1-3 in seed 001's process.
             #expect(try await Self.tap("001 embed", in: s))
             screen = try await s.waitForScreen { $0.contains("Sub1") && $0.contains("change") }
