@@ -82,7 +82,7 @@ let package = Package(
         ),
         .target(
             name: "TrellisCompositor",
-            dependencies: ["TrellisControllers", "TrellisCanvas", "TrellisTerminal", "TrellisWire", "TrellisTransport", "TrellisLog"]
+            dependencies: ["TrellisCanvas", "TrellisTerminal", "TrellisWire", "TrellisTransport", "TrellisLog"]
         ),
         .target(
             name: "TrellisApp",
@@ -98,7 +98,7 @@ let package = Package(
                 "TrellisViews", .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .target(name: "TrellisClient", dependencies: ["TrellisCompositor", "TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport"]),
+        .target(name: "TrellisClient", dependencies: ["TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport"]),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .target(name: "TrellisBench", dependencies: ["TrellisCanvas", "TrellisWire"]),
         .executableTarget(

@@ -33,7 +33,7 @@ public final class ChildHost {
     private var sizeTransition: TransitionCoordinator?
 
     /// The compositor's controller id on every link.
-    public static let compositorID: ControllerID = "compositor"
+    public static let compositorID: ControllerID = .compositor
 
     private init(controller: ViewController, proxy: ParentProxy, window: Window, link: Link) {
         self.controller = controller

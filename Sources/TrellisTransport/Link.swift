@@ -620,7 +620,7 @@ public actor Link {
     }
 
     /// The target of an error reply to a sender that could not be identified.
-    public static let unknownPeer: ControllerID = "-"
+    public static let unknownPeer: ControllerID = .unknown
 
     // MARK: Liveness
 
