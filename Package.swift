@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "TrellisSupervisor",
             dependencies: [
-                "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisClient", "TrellisTerminal",
+                "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisTerminal",
                 "TrellisViews", .product(name: "Yams", package: "Yams"),
             ]
         ),
