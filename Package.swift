@@ -28,6 +28,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "TrellisWire", targets: ["TrellisWire"]),
+        .library(name: "TrellisSession", targets: ["TrellisSession"]),
         .library(name: "TrellisLog", targets: ["TrellisLog"]),
         .library(name: "TrellisTransport", targets: ["TrellisTransport"]),
         .library(name: "TrellisLayout", targets: ["TrellisLayout"]),
@@ -57,11 +58,12 @@ let package = Package(
             providers: [.apt(["libzmq3-dev"]), .brew(["zeromq"])]
         ),
         .target(name: "TrellisWire"),
-        .target(name: "TrellisLog", dependencies: ["TrellisWire"]),
+        .target(name: "TrellisSession"),
+        .target(name: "TrellisLog", dependencies: ["TrellisWire", "TrellisSession"]),
         .target(
             name: "TrellisTransport",
             dependencies: [
-                "CZeroMQ", "TrellisWire", "TrellisLog",
+                "CZeroMQ", "TrellisWire", "TrellisSession", "TrellisLog",
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),
@@ -87,18 +89,19 @@ let package = Package(
         .target(
             name: "TrellisApp",
             dependencies: [
-                "TrellisHost", "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire",
+                "TrellisHost", "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisSession", "TrellisLog",
+                "TrellisWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
             name: "TrellisSupervisor",
             dependencies: [
-                "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisTerminal",
+                "TrellisCanvas", "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport", "TrellisTerminal",
                 "TrellisViews", .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .target(name: "TrellisClient", dependencies: ["TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport"]),
+        .target(name: "TrellisClient", dependencies: ["TrellisCanvas", "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport"]),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .target(name: "TrellisBench", dependencies: ["TrellisCanvas", "TrellisWire"]),
         .executableTarget(
@@ -109,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "trellis-compositor",
             dependencies: [
-                "TrellisCompositor", "TrellisCanvas", "TrellisTerminal", "TrellisTransport", "TrellisLog", "TrellisWire",
+                "TrellisCompositor", "TrellisCanvas", "TrellisTerminal", "TrellisTransport", "TrellisSession", "TrellisLog", "TrellisWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis-compositor"
@@ -117,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout",
+                "CZeroMQ", "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport", "TrellisLayout",
                 "TrellisCanvas", "TrellisTerminal", "TrellisViews", "TrellisControllers", "TrellisSupervisor", "TrellisClient",
                 "TrellisCompositor", "TrellisBench", "TrellisSeeds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -127,14 +130,15 @@ let package = Package(
         // Helpers several test targets share (not a product).
         .target(name: "TrellisTestSupport", path: "Tests/TrellisTestSupport"),
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "CZeroMQ"]),
+        .testTarget(name: "TrellisSessionTests", dependencies: ["TrellisSession", "TrellisTestSupport"]),
+        .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog", "TrellisSession", "TrellisTestSupport"]),
+        .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "TrellisSession", "CZeroMQ"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
         .testTarget(name: "TrellisTerminalTests", dependencies: ["TrellisTerminal", "TrellisCanvas", "TrellisWire"]),
         .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .testTarget(
             name: "TrellisHostTests",
-            dependencies: ["TrellisHost", "TrellisSeeds", "TrellisClient", "TrellisSupervisor", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire", "TrellisCanvas", "TrellisTestSupport"]
+            dependencies: ["TrellisHost", "TrellisSeeds", "TrellisClient", "TrellisSupervisor", "TrellisControllers", "TrellisTransport", "TrellisSession", "TrellisLog", "TrellisWire", "TrellisCanvas", "TrellisTestSupport"]
         ),
         .testTarget(
             name: "TrellisControllersTests",

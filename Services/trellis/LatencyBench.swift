@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TrellisBench
 import TrellisLog
+import TrellisSession
 import TrellisWire
 
 /// `trellis bench latency`: a tap on a leaf three levels down, every level its own

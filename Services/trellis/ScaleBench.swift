@@ -4,6 +4,7 @@ import Foundation
 import TrellisBench
 import TrellisLog
 import TrellisSeeds
+import TrellisSession
 import TrellisTransport
 
 /// `trellis bench scale`: 64 host processes — a container and its 63 children, each in

@@ -3,6 +3,7 @@ import CZeroMQ
 import Foundation
 import TrellisBench
 import TrellisLog
+import TrellisSession
 import TrellisTransport
 import TrellisWire
 

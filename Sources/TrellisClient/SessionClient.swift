@@ -1,6 +1,7 @@
 import Foundation
 import TrellisCanvas
 import TrellisLog
+import TrellisSession
 import TrellisTransport
 import TrellisWire
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import TrellisLog
+import TrellisSession
 import TrellisTerminal
 import TrellisTransport
 import TrellisWire
