@@ -57,13 +57,16 @@ let package = Package(
             pkgConfig: "libzmq",
             providers: [.apt(["libzmq3-dev"]), .brew(["zeromq"])]
         ),
+        // Header only: the OS and libdispatch calls an I/O loop needs (wake-ups, thread
+        // names, CPU affinity, the main queue's hooks), nothing to link beyond libc.
+        .systemLibrary(name: "CPlatform", path: "Sources/CPlatform"),
         .target(name: "TrellisWire"),
         .target(name: "TrellisSession"),
         .target(name: "TrellisLog", dependencies: ["TrellisWire", "TrellisSession"]),
         .target(
             name: "TrellisTransport",
             dependencies: [
-                "CZeroMQ", "TrellisWire", "TrellisSession", "TrellisLog",
+                "CZeroMQ", "CPlatform", "TrellisWire", "TrellisSession", "TrellisLog",
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),
@@ -120,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "CZeroMQ", "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport", "TrellisLayout",
+                "CZeroMQ", "CPlatform", "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport", "TrellisLayout",
                 "TrellisCanvas", "TrellisTerminal", "TrellisViews", "TrellisControllers", "TrellisSupervisor", "TrellisClient",
                 "TrellisCompositor", "TrellisBench", "TrellisSeeds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -132,7 +135,7 @@ let package = Package(
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisTestSupport"]),
         .testTarget(name: "TrellisSessionTests", dependencies: ["TrellisSession", "TrellisTestSupport"]),
         .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog", "TrellisSession", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "TrellisSession", "CZeroMQ"]),
+        .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "TrellisSession", "CZeroMQ", "CPlatform"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
         .testTarget(name: "TrellisTerminalTests", dependencies: ["TrellisTerminal", "TrellisCanvas", "TrellisWire"]),
         .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
