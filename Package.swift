@@ -1,9 +1,16 @@
 // swift-tools-version:6.0
 // Trellis — UIKit's view-controller containment for the terminal, over ZeroMQ.
 //
-// Layers (dependencies point one way):
-//   TrellisWire       the wire protocol: message values and their binary encoding (no I/O)
+// Layers (dependencies point one way: a module uses only modules above it in this list):
+//   CZeroMQ           libzmq from the system, nothing else
+//   CPlatform         the OS and libdispatch calls an I/O loop needs: wake-ups, thread names,
+//                     CPU affinity, the main queue's hooks
+//   TrellisWire       the wire protocol: message values and their binary encoding (no I/O), the
+//                     reserved ids, the terminal-traits rule, the `tree` reply (ControllerDescription)
+//   TrellisSession    a session's private run directory, its state file, and the processes it
+//                     verifies: start times, pulses, supervision, signals as events
 //   TrellisLog        the routing log: one JSON line per message event, written off the hot path
+//                     into a private directory
 //   TrellisTransport  libzmq sockets owned by I/O loops, and links between controllers
 //   TrellisLayout     constraints and an incremental Cassowary solver (no I/O, no views)
 //   TrellisCanvas     cells, geometry and surfaces with damage: what views draw into (no I/O)
@@ -13,9 +20,12 @@
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
 //   TrellisHost       controllers in other processes: their links, proxies and the host runtime
 //   TrellisCompositor the render server: surfaces and placements into one screen, headless or a terminal
+//                     (no controllers: it speaks to the root in wire messages)
 //   TrellisApp        an app binary's entry point: register the controller classes, get `host` and `classes`
 //   TrellisSupervisor scene files, and the supervisor that starts, restarts and stops a session
+//                     (it asks the compositor to take the tree down over a link of its own)
 //   TrellisClient     test clients: attach to a running session, drive it, read its screen and log
+//                     (over a link; neither the compositor nor the controllers are linked in)
 //   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
 //   TrellisBench      what the benchmarks measure with: percentiles, the naive redraw baseline, /proc readings
 //   Services/trellis-app  the seeds app's binary: TrellisApp with the seeds' classes
