@@ -9,17 +9,31 @@ struct TraceCommand: ParsableCommand {
         abstract: "Follow one input (its trace id, as `tap`/`key`/`drag` print it) through every hop to the frame it produced.")
 
     @OptionGroup var options: SessionOptions
-    @Argument(help: "The trace id (hex).") var id: String
+    @Argument(help: "The trace id (hex), or `last`: the newest touch or key the compositor sent the root — a click or key in the terminal, or a client's.")
+    var id: String
     @Flag(help: "The matching log lines as JSON.") var json = false
 
     func validate() throws {
-        guard let t = UInt64(id, radix: 16), t != 0 else { throw ValidationError("'\(id)' is not a trace id (hex, not 0)") }
+        guard id == "last" || UInt64(id, radix: 16).map({ $0 != 0 }) == true else {
+            throw ValidationError("'\(id)' is not a trace id (hex, not 0) nor `last`")
+        }
     }
 
     func run() throws {
-        let trace = UInt64(id, radix: 16)!
         var reader = LogReader(directory: try options.runDirectory().logs)
-        let hops = reader.readNew().filter { $0.trace == trace }
+        let records = reader.readNew()
+        let trace: UInt64
+        if id == "last" {
+            let input = records.last { r in
+                r.at == "compositor" && r.outcome == .sent && (r.kind == "touch" || r.kind == "key") && r.trace != 0
+            }
+            guard let input else { throw CLIError("no touch or key has reached the root yet (logs are written within 50 ms)") }
+            trace = input.trace
+            print("trace \(TraceID.hex(trace))")
+        } else {
+            trace = UInt64(id, radix: 16)!
+        }
+        let hops = records.filter { $0.trace == trace }
         guard let first = hops.first else { throw CLIError("no log line has trace \(id) (yet: logs are written within 50 ms)") }
         if json {
             for r in hops { print(String(decoding: try JSONEncoder().encode(r), as: UTF8.self)) }

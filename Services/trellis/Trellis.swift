@@ -7,7 +7,7 @@ struct Trellis: AsyncParsableCommand {
         commandName: "trellis",
         abstract: "Process-isolated UIKit-style view controllers for the terminal, over ZeroMQ.",
         subcommands: [
-            UpCommand.self, DownCommand.self, PsCommand.self, TreeCommand.self, ScreenCommand.self, TapCommand.self, DragCommand.self,
+            UpCommand.self, DownCommand.self, PsCommand.self, TreeCommand.self, KeysCommand.self, ScreenCommand.self, TapCommand.self, DragCommand.self,
             KeyCommand.self, ResizeCommand.self, WaitCommand.self, LogsCommand.self, TraceCommand.self, BenchCommand.self, PeerCommand.self,
             TerminalCheckCommand.self,
         ]

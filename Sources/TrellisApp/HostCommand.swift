@@ -42,6 +42,11 @@ struct HostCommand: ParsableCommand {
     var remoteChildren: [String] = []
 
     @Option(
+        name: .customLong("actor-child"),
+        help: "A controller class whose instances this host runs as actors: in this process, each reached over a link of its own (repeatable).")
+    var actorChildren: [String] = []
+
+    @Option(
         name: .customLong("data"),
         help: "ID:NAME=VALUE — scene data handed to controller ID of this process when it is made (repeatable).")
     var data: [String] = []
@@ -117,6 +122,25 @@ struct HostCommand: ParsableCommand {
             for name in remoteChildren {
                 registry.register(name) { childID in children.proxy(for: childID ?? ControllerID(name) ?? "child") }
             }
+        }
+        if !actorChildren.isEmpty {
+            // Each actor child's frames go to the compositor on a link of its own, with the
+            // pair the supervisor issued for it (none without keys: plain, as every link).
+            let compositorKey = keys?.compositor
+            let actors = try await ActorChildren.bind(
+                parent: id, loop: loop, log: log, compositor: try compositor ?? run.ipcEndpoint("compositor"),
+                compositorOptions: { child in
+                    guard let keys else { return nil }
+                    var options = LinkOptions()
+                    if let pair = keys.actors[child], let compositorKey {
+                        options.curve = .client(pair, serverKey: compositorKey)
+                    } else {
+                        View.diagnostics("Actor placement: no keys were issued for \(child); the compositor will refuse its frames")
+                    }
+                    return options
+                })
+            HostLifetime.actors = actors
+            for name in actorChildren { actors.place(name, in: registry) }
         }
         // Made only now, with the proxies registered: a controller that makes its children
         // in `init` (S2-2's container, DemoTabs) must get the proxies for the remote ones.

@@ -11,6 +11,7 @@ import TrellisSession
 enum HostLifetime {
     static var host: ChildHost?
     static var children: RemoteChildren?
+    static var actors: ActorChildren?
 
     static func keep(_ host: ChildHost, log: RoutingLog) {
         self.host = host

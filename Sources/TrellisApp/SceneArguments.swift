@@ -49,6 +49,9 @@ struct SceneArguments {
 
     @MainActor
     private func configure(_ c: ViewController, registry: ControllerRegistry) {
+        // A stand-in gets nothing: its controller, where it is made, gets its data and
+        // segues (a process child from its host's arguments, an actor child here).
+        if c is RemoteController { return }
         if let d = data[c.id] { c.embedData = d }
         if let s = segues[c.id] { c.setEmbedSegues(s, registry: registry) }
     }

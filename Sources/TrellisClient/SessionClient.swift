@@ -185,6 +185,24 @@ public actor SessionClient {
         }
     }
 
+    /// One key command a key typed now would be offered to, as the root's host lists them
+    /// (docs/PROTOCOL.md: `keys`): deepest responder first, one per key.
+    public struct ActiveKeyCommand: Decodable, Sendable, Equatable {
+        public var key: String
+        public var title: String
+        public var isEnabled: Bool
+        /// The controller's id, or the identifier of the view that declared it.
+        public var owner: String
+    }
+
+    /// The key commands active for the current focus, across processes (`trellis keys`).
+    public func keyCommands() async throws -> [ActiveKeyCommand] {
+        let reply = try await request("keys")
+        do { return try JSONDecoder().decode([ActiveKeyCommand].self, from: Data(reply.payload)) } catch {
+            throw ClientError.failed("keys", "the compositor's answer is not a list of key commands: \(error)")
+        }
+    }
+
     /// Polls the tree until controller `id` is in appearance state `state`
     /// (`appeared`, `disappeared`, …).
     @discardableResult
@@ -265,6 +283,12 @@ public actor SessionClient {
         let trace = Self.newTrace()
         try await send(.key(key), trace: trace)
         return trace
+    }
+
+    /// Types `text` one character at a time, each a key as a terminal sends typing, to
+    /// wherever focus is — a text field in any process.
+    public func type(_ text: String) async throws {
+        for character in text { try await key(KeyPress(text: String(character))) }
     }
 
     /// The terminal's new size: a size transition at the root, traits follow.

@@ -324,6 +324,17 @@ public final class Compositor {
                 }
                 answer(reply)
             }
+        case .request(let r) where r.name == "keys":
+            // The root lists its commands from the focus up, asking the child whose tree
+            // holds focus for its own first (`trellis keys`).
+            Task {
+                guard rootIsUp, let e = try? await hosts.request(.request(Request(name: "key-commands")), to: rootID),
+                      case .reply(let reply) = e.message else {
+                    answer(Reply(status: .failed, payload: Array("the root controller is not connected".utf8)))
+                    return
+                }
+                answer(reply)
+            }
         case .request(let r) where r.name == "await-text":
             // Texts separated by NUL, which no screen holds; all must be shown at once.
             let texts = r.payload.split(separator: 0, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
@@ -334,7 +345,7 @@ public final class Compositor {
                 }
             }
         case .request(let r):
-            answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen, cells, tree, await-text, disappear)".utf8)))
+            answer(Reply(status: .declined, payload: Array("unknown control request '\(r.name)' (known: screen, cells, tree, keys, await-text, disappear)".utf8)))
         default:
             answer(Reply(status: .declined, payload: Array("the control endpoint takes touch, key, size and request".utf8)))
         }

@@ -101,7 +101,9 @@ public final class TerminalFrontEnd {
         let queue = TerminalInputQueue(
             send: { [weak compositor] message, answered in
                 guard let compositor else { return answered(nil) }
-                compositor.send(message, answered: answered)
+                // Every click and key from the terminal gets a trace id of its own, as a
+                // client's does: `trellis trace last` follows it to the frame it caused.
+                compositor.send(message, trace: TraceID.make(), answered: answered)
             }, log: log,
             onInterrupt: { onEnd("Ctrl+C not handled by the root") })
         self.queue = queue

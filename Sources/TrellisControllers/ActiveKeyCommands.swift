@@ -6,13 +6,17 @@ extension Window {
     /// from the focused view (or, with nothing focused, the root controller) up the
     /// responder chain to the window, deepest first, one per key — the deepest
     /// responder's, which is the one that would run. Commands that are not discoverable
-    /// are left out. What a footer lists, and what `trellis keys` is to print.
+    /// are left out. What a footer lists, and what `trellis keys` prints. With focus in a
+    /// child hosted elsewhere, its tree's commands come first, as its host lists them.
     public var activeKeyCommands: [KeyCommand.Summary] {
         var responder: Responder? = focusedView ?? rootViewController ?? rootView
-        var seen = Set<Key>()
+        var seen = Set<String>()
         var out: [KeyCommand.Summary] = []
         while let r = responder {
-            for command in r.keyCommands where command.isDiscoverable && seen.insert(command.key).inserted {
+            if let viewport = r as? RemoteViewport, let remote = viewport.proxy?.activeKeyCommands() {
+                for command in remote where seen.insert(command.key).inserted { out.append(command) }
+            }
+            for command in r.keyCommands where command.isDiscoverable && seen.insert(command.key.description).inserted {
                 out.append(KeyCommand.Summary(
                     key: command.key.description, title: command.title, isEnabled: command.isEnabled, owner: Self.name(of: r)))
             }

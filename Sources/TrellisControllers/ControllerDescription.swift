@@ -5,9 +5,10 @@ import TrellisWire
 
 // The description itself is a wire value (TrellisWire): here is how a tree writes it.
 extension ViewController {
-    /// This controller and its subtree, across processes. `isProcessRoot` marks the
-    /// controller a host runs.
-    public func describe(isProcessRoot: Bool = false) -> ControllerDescription {
+    /// This controller and its subtree, across processes. `hostedAs` is the placement of
+    /// a controller a host runs ("process", or "actor" for one hosted apart in its
+    /// parent's process); nil, one called directly by its parent ("inline"), or a root.
+    public func describe(hostedAs placement: String? = nil) -> ControllerDescription {
         let frame = viewIfLoaded.map { v -> [Int] in
             let r = v.superview == nil ? v.frame : v.superview!.convert(v.frame, to: nil)
             return [r.origin.x, r.origin.y, r.size.width, r.size.height]
@@ -15,7 +16,7 @@ extension ViewController {
         if let remote = self as? RemoteController { return remote.describeRemote(frame: frame) }
         return ControllerDescription(
             id: id.rawValue, className: String(describing: type(of: self)),
-            placement: isProcessRoot || parent == nil ? "process" : "actor", pid: getpid(),
+            placement: placement ?? (parent == nil ? "process" : "inline"), pid: getpid(),
             appearance: appearanceState.rawValue, traits: traitCollection.description, frame: frame,
             unreachable: nil, children: children.map { $0.describe() })
     }

@@ -19,6 +19,12 @@ public final class ControllerRegistry {
         factories[name] = { _ in factory() }
     }
 
+    /// What `name` was registered with, for a host that places that class elsewhere and
+    /// still makes the real controllers (`ActorChildren`).
+    public func factory(named name: String) -> (@MainActor (ControllerID?) -> ViewController)? {
+        factories[name]
+    }
+
     public func make(_ name: String, id: ControllerID? = nil) -> ViewController? {
         guard let c = factories[name]?(id) else { return nil }
         configure?(c)

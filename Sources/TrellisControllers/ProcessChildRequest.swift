@@ -20,6 +20,30 @@ public enum ProcessChildRequest {
     /// The parent's coordinator completes: the child lays out and runs its completions.
     public static let complete = "size-complete"
 
+    /// Focus arrives in the child's tree by Tab or Shift-Tab: its first (payload `first`)
+    /// or last (`last`) focusable view takes it. Answered `ok` if one did, `declined` if
+    /// the tree has none (docs/LIFECYCLE.md, "Focus across processes").
+    public static let focusEnter = "focus-enter"
+    /// Focus moved out of the child's tree: whatever is focused there resigns.
+    public static let focusResign = "focus-resign"
+    /// Child → parent: a view in the child's tree took focus (a click, code), so the
+    /// parent's focus moves to the child's viewport, and on up to the root.
+    public static let focusTook = "trellis.focus.took"
+
+    /// The key commands a key typed now would be offered to in the child's tree, from its
+    /// focused view up (`Window.activeKeyCommands`): JSON, `[KeyCommand.Summary]`. Parent →
+    /// child, and compositor → root for `trellis keys`.
+    public static let keyCommands = "key-commands"
+
+    /// A `focusEnter` request's direction: true for Tab (`first`); nil if malformed.
+    public static func entersForward(_ payload: [UInt8]) -> Bool? {
+        switch String(decoding: payload, as: UTF8.self) {
+        case "first": true
+        case "last": false
+        default: nil
+        }
+    }
+
     static func payload(_ s: SizeTransition) -> [UInt8] {
         [s.width, s.height, s.durationMilliseconds].flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
     }

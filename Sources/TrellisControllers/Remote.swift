@@ -48,10 +48,54 @@ public final class RemoteController: ViewController {
     /// The viewport; the real child loads its own view now, as an in-process child would
     /// on the parent's first access — a tab on its first selection (issue 23).
     public override func loadView() {
-        let v = View()
+        let v = RemoteViewport(proxy: self)
         v.identifier = id.rawValue
         view = v
         forward(.request(Request(name: ProcessChildRequest.loadView)))
+    }
+
+    /// A key for the child's tree, where focus is (`RemoteViewport`): the child routes it
+    /// to its focused view and up its chain, and answers declined — with the reason — if
+    /// nothing there took it; then it goes on up this tree.
+    override func keyMessage(_ key: KeyPress) -> Reply? {
+        guard let answer = forward(.key(key)), answer.status != .ok else { return nil }
+        if answer.status == .declined { return answer }
+        let why = String(decoding: answer.payload, as: UTF8.self)
+        return Reply(status: .declined, payload: Array("unhandled: \(id) did not answer the key (\(answer.status): \(why))".utf8))
+    }
+
+    /// Tab or Shift-Tab reached the viewport: the child's first (last) focusable view
+    /// takes focus, if it has one.
+    func enterFocus(forward: Bool) -> Bool {
+        let answer = self.forward(.request(Request(name: ProcessChildRequest.focusEnter, payload: Array((forward ? "first" : "last").utf8))))
+        return answer?.status == .ok
+    }
+
+    /// Focus moved from the viewport to elsewhere: the child's focused view resigns.
+    func focusLeft() {
+        forward(.request(Request(name: ProcessChildRequest.focusResign)))
+    }
+
+    /// The key commands of the child's tree, from its focused view up; empty if it does
+    /// not answer (a footer then lists this tree's alone).
+    func activeKeyCommands() -> [KeyCommand.Summary] {
+        guard let reply = forward(.request(Request(name: ProcessChildRequest.keyCommands))), reply.status == .ok,
+              let list = try? JSONDecoder().decode([KeyCommand.Summary].self, from: Data(reply.payload))
+        else { return [] }
+        return list
+    }
+
+    /// The child's process was lost: if focus was in its tree, it is nowhere now.
+    public func childLostFocus() {
+        guard let viewport = viewIfLoaded as? RemoteViewport, viewport.isFocused else { return }
+        viewport.focusSystem?.clear()
+    }
+
+    /// A view in the child's tree took focus: so does the viewport here (and, through
+    /// this process's own host, its parent's viewport, up to the root).
+    public func childTookFocus() {
+        guard let viewport = viewIfLoaded as? RemoteViewport else { return }
+        viewport.focusSystem?.claim(viewport)
     }
 
     @discardableResult
@@ -165,6 +209,28 @@ public final class RemoteController: ViewController {
     override func touchMessage(_ input: TouchInput) -> Bool {
         guard let answer = forward(.touch(input)) else { return true }
         return answer.status == .ok
+    }
+}
+
+/// The root view of a child hosted elsewhere, in its parent's tree: the child fills it,
+/// and for focus it is one stop that stands for the child's tree (`FocusForwarding`).
+/// Focused, it is the marker that keys go to the child; focus leaving it tells the child
+/// to resign (docs/LIFECYCLE.md, "Focus across processes").
+@MainActor
+public final class RemoteViewport: View, FocusForwarding {
+    public private(set) weak var proxy: RemoteController?
+
+    init(proxy: RemoteController) {
+        self.proxy = proxy
+        super.init(frame: .zero)
+    }
+
+    public required init(frame: Rect = .zero) { super.init(frame: frame) }
+
+    public func enterFocus(forward: Bool) -> Bool { proxy?.enterFocus(forward: forward) ?? false }
+
+    public override func focusDidChange() {
+        if !isFocused { proxy?.focusLeft() }
     }
 }
 

@@ -26,26 +26,25 @@ public final class ChildHost {
     public let proxy: ParentProxy
     public let window: Window
     public let link: Link
+    private let line: Switchboard.Line
+    /// "process", or "actor" for a child hosted apart in its parent's process.
+    private let placement: String
     /// The link frames go out on: the parent link when the parent is the compositor.
     public private(set) var compositorLink: Link?
     private var publisher: FramePublisher?
+    /// While focus moves as the parent said (it knows already: nothing is told back).
+    private var followingParentFocus = false
     /// The parent's size transition this host's tree takes part in, until it completes.
     private var sizeTransition: TransitionCoordinator?
 
     /// The compositor's controller id on every link.
     public static let compositorID: ControllerID = .compositor
 
-    private init(controller: ViewController, proxy: ParentProxy, window: Window, link: Link) {
-        self.controller = controller
-        self.proxy = proxy
-        self.window = window
-        self.link = link
-    }
-
     /// Connects `controller` to its parent `parent` at `endpoint`, and — when given and
     /// the parent is not the compositor itself — to the compositor at `compositor`, where
     /// its frames go (with `compositorOptions`, else `options`: the two ends have
-    /// different keys).
+    /// different keys). The controller is the process's: its state is the one the parent
+    /// keeps for a restart (`StateRestoration`).
     public static func start(
         controller: ViewController, parent: ControllerID, endpoint: String, compositor: String? = nil,
         loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil
@@ -54,9 +53,58 @@ public final class ChildHost {
         let link = try await Link.connect(
             id: controller.id, parent: parent, endpoint: endpoint, loop: loop, log: log, options: options,
             onMessage: line.onMessage, onPeer: line.onPeer(loop: loop))
-        let proxy = ParentProxy(id: parent, port: LinkPort(link: link, line: line, peer: nil, timeout: options.requestTimeout))
-        let window = Window(size: .zero, log: log, host: log.host)
+        let host = ChildHost(
+            controller: controller, parent: parent, link: link, line: line, log: log, timeout: options.requestTimeout,
+            placement: "process")
         if parent == compositorID {
+            host.compositorLink = link
+        } else if let compositor {
+            let compositorLine = Switchboard.Line(log: log)
+            host.connected(toCompositor: try await Link.connect(
+                id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log,
+                options: compositorOptions ?? options, onMessage: compositorLine.onMessage), line: compositorLine)
+        }
+        host.begin(keepingProcessState: true)
+        return host
+    }
+
+    /// Hosts `controller` as an actor-placed child (docs/PROCESSES.md, "Placements"): in
+    /// this process, on the main actor, reached by its parent only over a link — the
+    /// same messages, waits and log lines as a child in a process of its own. Made now,
+    /// from the loop's thread, while the parent's code asks for the child and cannot
+    /// await. Its state is part of the process's, not kept apart.
+    public static func startActor(
+        controller: ViewController, parent: ControllerID, endpoint: String, compositor: String?,
+        loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil
+    ) throws(LinkError) -> ChildHost {
+        let line = Switchboard.Line(log: log)
+        let link = try Link.connectNow(
+            id: controller.id, parent: parent, endpoint: endpoint, loop: loop, log: log, options: options,
+            onMessage: line.onMessage, onPeer: line.onPeer(loop: loop))
+        let host = ChildHost(
+            controller: controller, parent: parent, link: link, line: line, log: log, timeout: options.requestTimeout,
+            placement: "actor")
+        if let compositor {
+            let compositorLine = Switchboard.Line(log: log)
+            host.connected(toCompositor: try Link.connectNow(
+                id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log,
+                options: compositorOptions ?? options, onMessage: compositorLine.onMessage), line: compositorLine)
+        }
+        host.begin(keepingProcessState: false)
+        return host
+    }
+
+    private init(
+        controller: ViewController, parent: ControllerID, link: Link, line: Switchboard.Line, log: RoutingLog,
+        timeout: Duration, placement: String
+    ) {
+        self.controller = controller
+        self.placement = placement
+        self.link = link
+        self.line = line
+        proxy = ParentProxy(id: parent, port: LinkPort(link: link, line: line, peer: nil, timeout: timeout))
+        window = Window(size: .zero, log: log, host: log.host)
+        if parent == Self.compositorID {
             // The root has no parent (UIKit's root view controller): the compositor drives
             // it as a window drives its root.
             window.host(controller)
@@ -64,41 +112,79 @@ public final class ChildHost {
             window.host(proxy)
             window.installRootView()
         }
-        let host = ChildHost(controller: controller, proxy: proxy, window: window, link: link)
-        if parent == compositorID {
-            host.compositorLink = link
-        } else if let compositor {
-            let compositorLine = Switchboard.Line(log: log)
-            host.compositorLink = try await Link.connect(
-                id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log,
-                options: compositorOptions ?? options, onMessage: compositorLine.onMessage)
-            compositorLine.attach { [weak host] envelope in
-                host?.fromCompositor(envelope) ?? Reply(status: .failed, payload: Array("the host is gone".utf8))
-            }
+    }
+
+    private func connected(toCompositor link: Link, line: Switchboard.Line) {
+        compositorLink = link
+        line.attach { [weak self] envelope in
+            self?.fromCompositor(envelope) ?? Reply(status: .failed, payload: Array("the host is gone".utf8))
         }
-        if let c = host.compositorLink { host.publisher = FramePublisher(link: c, window: window) }
-        // Only now may the parent's messages be handled (the switchboard holds them until
-        // then). A restarted child's parent replays its state the moment it says hello,
-        // which can be while the compositor link above is still being made: handled then,
-        // the size and appearance scheduled no frame, and the child never drew (issue 19,
-        // finding 6).
-        if parent != compositorID {
+    }
+
+    /// Frames start, and only now may the parent's messages be handled (the switchboard
+    /// holds them until then). A restarted child's parent replays its state the moment it
+    /// says hello, which can be while the compositor link is still being made: handled
+    /// then, the size and appearance scheduled no frame, and the child never drew (issue
+    /// 19, finding 6).
+    private func begin(keepingProcessState: Bool) {
+        if let c = compositorLink { publisher = FramePublisher(link: c, window: window) }
+        let parent = proxy.id
+        if keepingProcessState && parent != Self.compositorID {
             // The process's state goes to the parent's, which keeps it for a restart.
-            StateRestoration.saver = { [weak host] bytes in
-                guard let host else { return }
-                let answer = host.proxy.port.exchange(
-                    .request(Request(name: StateRestoration.saveRequest, payload: bytes)), from: host.controller.id, to: parent)
+            StateRestoration.saver = { [weak self] bytes in
+                guard let self else { return }
+                let answer = proxy.port.exchange(
+                    .request(Request(name: StateRestoration.saveRequest, payload: bytes)), from: controller.id, to: parent)
                 if let answer, answer.status != .ok {
                     View.diagnostics("State restoration: \(parent) did not keep the state: \(String(decoding: answer.payload, as: UTF8.self))")
                 }
             }
         }
-        line.attach { [weak host] envelope in
-            // Not `host?.deliver(…) ?? …`: nil is deliver's answer for "handled".
-            guard let host else { return Reply(status: .failed, payload: Array("the host is gone".utf8)) }
-            return host.deliver(envelope)
+        if parent != Self.compositorID, let focus {
+            // A view here took focus (a click, code): the parent's focus moves to this
+            // tree's viewport, and from there on up — one focus for the whole tree.
+            let previous = focus.didChange
+            focus.didChange = { [weak self] old, new in
+                previous?(old, new)
+                guard let self, new != nil, !followingParentFocus else { return }
+                proxy.port.post(.request(Request(name: ProcessChildRequest.focusTook)), from: controller.id, to: parent)
+            }
         }
-        return host
+        line.attach(
+            { [weak self] envelope in
+                // Not `self?.deliver(…) ?? …`: nil is deliver's answer for "handled".
+                guard let self else { return Reply(status: .failed, payload: Array("the host is gone".utf8)) }
+                return deliver(envelope)
+            },
+            peers: { [weak self] event in
+                // A parent that is gone (restarted, lost) no longer shows focus here; a
+                // focused view here would be a second focus in the tree.
+                guard let self, case .lost = event else { return }
+                followParentFocus { $0.clear() }
+            })
+    }
+
+    /// The window's one focus.
+    private var focus: FocusSystem? { (window.rootView as? WindowRootView)?.focus }
+
+    /// Moves focus as the parent says, which it knows of already: not told back up.
+    private func followParentFocus<T>(_ body: (FocusSystem) -> T) -> T? {
+        guard let focus else { return nil }
+        followingParentFocus = true
+        defer { followingParentFocus = false }
+        return body(focus)
+    }
+
+    /// A key the tree here did not take: Tab and Shift-Tab move focus on within this tree,
+    /// without wrapping — at its end, the parent moves it on past this tree's viewport.
+    private func key(_ envelope: Envelope, _ key: KeyPress) -> Reply? {
+        let answer = controller.handleMessage(envelope.message, from: proxy)
+        guard answer?.status == .declined, window.rootViewController !== controller,
+              key.special == .tab, key.modifiers.isSubset(of: .shift)
+        else { return answer }
+        let root = window.rootView
+        let moved = followParentFocus { $0.moveFocus(forward: !key.modifiers.contains(.shift), in: root, wrapping: false) }
+        return moved == true ? nil : answer
     }
 
     /// Asks for a frame to be sent at the end of this turn. A view's change needs no such
@@ -193,11 +279,32 @@ public final class ChildHost {
         case .appearance, .touch:
             embedView()
             return controller.handleMessage(message, from: proxy)
+        case .key(let k):
+            embedView()
+            return key(envelope, k)
+        case .request(let r) where r.name == ProcessChildRequest.focusEnter:
+            guard let forward = ProcessChildRequest.entersForward(r.payload) else {
+                return Reply(status: .failed, payload: Array("a focus-enter's payload is first or last".utf8))
+            }
+            embedView()
+            let root = window.rootView
+            guard followParentFocus({ $0.enter(forward: forward, in: root) }) == true else {
+                return Reply(status: .declined, payload: Array("nothing in \(controller.id)'s tree can take focus".utf8))
+            }
+            return nil
+        case .request(let r) where r.name == ProcessChildRequest.keyCommands:
+            guard let json = try? JSONEncoder().encode(window.activeKeyCommands) else {
+                return Reply(status: .failed, payload: Array("could not encode the key commands".utf8))
+            }
+            return Reply(status: .ok, payload: Array(json))
+        case .request(let r) where r.name == ProcessChildRequest.focusResign:
+            followParentFocus { $0.clear() }
+            return nil
         case .request(let r) where r.name == Request.redraw && envelope.source == Self.compositorID:
             return redraw()
         case .request(let r) where r.name == ControllerDescription.request:
             // For `trellis tree`: this process's part of the tree, asked by the parent.
-            guard let json = try? JSONEncoder().encode(controller.describe(isProcessRoot: true)) else {
+            guard let json = try? JSONEncoder().encode(controller.describe(hostedAs: placement)) else {
                 return Reply(status: .failed, payload: Array("could not encode the description".utf8))
             }
             return Reply(status: .ok, payload: Array(json))

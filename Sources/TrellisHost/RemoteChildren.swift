@@ -60,6 +60,9 @@ public final class RemoteChildren {
         switch event {
         case .lost(let id):
             lost.insert(id)
+            // Focus in a lost child's tree is nowhere now: its process is gone or will not
+            // answer, and a restarted one starts with nothing focused.
+            proxies[id]?.childLostFocus()
         case .connected(let id):
             if lost.remove(id) != nil, let proxy = proxies[id] { proxy.replayState() }
         }
@@ -77,6 +80,10 @@ public final class RemoteChildren {
         proxy.restorableState = bytes
         return Reply(status: .ok)
     }
+
+    /// Whether child `id` was lost and has not connected again since, as its events were
+    /// handled in turn.
+    public func hasLost(_ id: ControllerID) -> Bool { lost.contains(id) }
 
     /// Waits until child `id` has connected (said hello), or `timeout` passed.
     public func waitForChild(_ id: ControllerID, timeout: Duration = .seconds(10)) async -> Bool {
@@ -96,6 +103,9 @@ public final class RemoteChildren {
             return Reply(status: .failed, payload: Array("\(envelope.source) is not a child of \(parentID) here".utf8))
         }
         switch envelope.message {
+        case .request(let r) where r.name == ProcessChildRequest.focusTook:
+            proxy.childTookFocus()
+            return Reply(status: .ok)
         case .request:
             return parent.handleMessage(envelope.message, from: proxy)
         default:

@@ -64,10 +64,11 @@ public final class Switchboard {
         let item: Item
     }
 
-    /// Who a call on the stack waits for.
+    /// Who a call on the stack waits for, and who makes it.
     private struct Call {
         let line: Line
         let peer: ControllerID
+        let caller: ControllerID
     }
 
     private var held = Deque<Held>()
@@ -160,7 +161,7 @@ public final class Switchboard {
         let trace = self.trace
         let deadline = MonotonicClock.nanoseconds() &+ timeout.nanoseconds
         var sent = false
-        calls.append(Call(line: line, peer: callee))
+        calls.append(Call(line: line, peer: callee, caller: link.id))
         defer {
             calls.removeLast()
             // What was held meanwhile, from others, is handled next, in order.
@@ -183,7 +184,7 @@ public final class Switchboard {
             let end = sent ? deadline &+ Self.backstop : deadline
             guard now < end else { break }
             _ = loop.run(
-                until: { answer.isSet || self.indexOfNextHeld() != nil },
+                until: { answer.isSet || self.indexOfNextHeld() != nil || (!sent && link.now { $0.isConnected(callee) }) },
                 deadline: sent ? end : min(end, now &+ Self.connectPoll))
         }
         guard let result = answer.result else {
@@ -223,7 +224,10 @@ public final class Switchboard {
     }
 
     /// The next held item that may be handled now: during a call, the next message from
-    /// the peer called on its line; otherwise the oldest whose line is attached.
+    /// the peer called on its line — or, when the peer is hosted in this process (an
+    /// actor-placed child and its parent), the next from the caller to it, on the peer's
+    /// line: the call itself, after what the caller sent it before; otherwise the oldest
+    /// whose line is attached.
     private func nextHeld() -> Held? {
         guard let index = indexOfNextHeld() else { return nil }
         return held.remove(at: index)
@@ -232,8 +236,9 @@ public final class Switchboard {
     private func indexOfNextHeld() -> Int? {
         if let call = calls.last {
             return held.firstIndex { h in
-                guard h.line === call.line, case .message(let e, _, _) = h.item else { return false }
-                return e.source == call.peer
+                guard case .message(let e, _, _) = h.item else { return false }
+                if h.line === call.line { return e.source == call.peer }
+                return e.source == call.caller && e.target == call.peer && h.line.handler != nil
             }
         }
         return held.firstIndex { $0.line.handler != nil }

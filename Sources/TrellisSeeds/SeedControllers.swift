@@ -20,6 +20,8 @@ public enum SeedControllers {
         registry.register("ParityStep") { id in ParityStep(id: id) }
         registry.register("ParityPushed") { id in ParityStep(id: id) }
         registry.register("ParityPages") { id in ParityPages(id: id) }
+        registry.register("ParityFocusContainer") { [unowned registry] id in ParityFocusContainer(registry: registry, id: id ?? "Container") }
+        registry.register("ParityForm") { id in ParityForm(id: id) }
 
         // The benchmarks' trees (BenchControllers.swift): root → middle → leaf for latency,
         // a grid of tiles for scale.

@@ -10,8 +10,12 @@ public struct Scene: Equatable, Sendable {
     public enum Placement: String, Sendable, CaseIterable {
         /// Its own host process.
         case process
-        /// Inside its parent's process (an actor in the parent's tree).
+        /// Inside its parent's process, hosted apart and reached only over a link with
+        /// the same messages as a process (`ActorChildren`, docs/PROCESSES.md).
         case actor
+        /// Inside its parent's process, in its parent's tree, called directly: the
+        /// fastest, and what a plain `addChild` in code gives.
+        case inline
     }
 
     public enum RestartStrategy: String, Sendable, CaseIterable {
@@ -61,7 +65,7 @@ public struct Scene: Equatable, Sendable {
     /// The controller whose process runs `c`: itself if process-placed, else its parent's.
     public func processOwner(of c: Controller) -> Controller {
         var current = c
-        while current.placement == .actor, let p = current.parent, let parent = controllers.first(where: { $0.id == p }) {
+        while current.placement != .process, let p = current.parent, let parent = controllers.first(where: { $0.id == p }) {
             current = parent
         }
         return current

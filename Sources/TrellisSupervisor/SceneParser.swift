@@ -137,7 +137,7 @@ extension Scene {
             if parent == nil, controllers.contains(where: { $0.parent == nil }) {
                 throw fail(item, "parent", "missing: only the first controller (the root) has no parent")
             }
-            if parent == nil, placement == .actor { throw fail(item, "placement", "the root runs in its own process") }
+            if parent == nil, placement != .process { throw fail(item, "placement", "the root runs in its own process") }
             controllers.append(Controller(
                 id: id, className: cls, parent: parent, placement: parent == nil ? .process : placement, host: host,
                 embed: embed, data: data, line: item.mark?.line ?? 0, classLine: classLine ?? item.mark?.line ?? 0))

@@ -70,6 +70,8 @@ public final class Supervisor {
         terminal = headless ? nil : TerminalKeeper()
         plan = try makePlan()
         for l in plan { keys[l.id] = try CurveKeyPair.generate() }
+        // An actor-placed controller speaks to the compositor as itself, on a link of its own.
+        for c in scene.controllers where c.placement == .actor { keys[c.id.rawValue] = try CurveKeyPair.generate() }
         // A process that exits before it has read its keys must not take the supervisor
         // with it: the write then fails with EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
@@ -98,8 +100,9 @@ public final class Supervisor {
         return launches
     }
 
-    /// A host runs `c` and the actor-placed controllers under it; it gets their data,
-    /// the embed segues of all of them, and proxies for their process-placed children.
+    /// A host runs `c` and the actor- and inline-placed controllers under it; it gets
+    /// their data, the embed segues of all of them, proxies for their process-placed
+    /// children, and which classes to host as actors.
     ///
     /// A process-placed child connects to the process that runs its parent, as that
     /// process's root controller: under an actor-placed parent there is no socket of the
@@ -113,16 +116,18 @@ public final class Supervisor {
                     "--endpoint", endpoint, "--session", run.session, "--run-root", runRoot, "--supervised",
                     "--keys-on-stdin"]
         let local = scene.controllers.filter { scene.processOwner(of: $0).id == c.id }
-        var remote: Set<String> = []
+        var remote: Set<String> = [], actors: Set<String> = []
         for member in local {
             for (k, v) in member.data.sorted(by: { $0.key < $1.key }) { args += ["--data", "\(member.id):\(k)=\(v)"] }
             for child in scene.children(of: member.id) {
                 if child.placement == .process { remote.insert(child.className) }
+                if child.placement == .actor { actors.insert(child.className) }
                 if let view = child.embed { args += ["--embed", "\(member.id):\(child.id):\(child.className):\(view)"] }
                 // A process-placed child's data travels with its own host's arguments.
             }
         }
         for name in remote.sorted() { args += ["--remote-child", name] }
+        for name in actors.sorted() { args += ["--actor-child", name] }
         return args
     }
 
@@ -131,11 +136,13 @@ public final class Supervisor {
     private func processKeys(for id: String) -> ProcessKeys {
         let own = keys[id]!
         let hosts = scene.processes
+        let actors = scene.controllers.filter { $0.placement == .actor }
         if id == "compositor" {
-            // Every host connects here: the root as its child, the others with frames.
+            // Every host connects here: the root as its child, the others — and each actor
+            // child, on a link of its own — with frames.
             return ProcessKeys(
                 own: own, parent: nil, compositor: nil,
-                children: Dictionary(uniqueKeysWithValues: hosts.map { (keys[$0.id.rawValue]!.publicKey, $0.id) }))
+                children: Dictionary(uniqueKeysWithValues: (hosts + actors).map { (keys[$0.id.rawValue]!.publicKey, $0.id) }))
         }
         let owner: (ControllerID?) -> String = { parent in
             guard let parent, let p = self.scene.controllers.first(where: { $0.id == parent }) else { return "compositor" }
@@ -143,9 +150,11 @@ public final class Supervisor {
         }
         let me = hosts.first { $0.id.rawValue == id }
         let children = hosts.filter { $0.parent != nil && owner($0.parent) == id }
+        let hosted = actors.filter { scene.processOwner(of: $0).id.rawValue == id }
         return ProcessKeys(
             own: own, parent: keys[owner(me?.parent)]?.publicKey, compositor: keys["compositor"]?.publicKey,
-            children: Dictionary(uniqueKeysWithValues: children.map { (keys[$0.id.rawValue]!.publicKey, $0.id) }))
+            children: Dictionary(uniqueKeysWithValues: children.map { (keys[$0.id.rawValue]!.publicKey, $0.id) }),
+            actors: Dictionary(uniqueKeysWithValues: hosted.map { ($0.id, keys[$0.id.rawValue]!) }))
     }
 
     // MARK: Starting

@@ -141,6 +141,28 @@ public actor Link {
         return link
     }
 
+    /// Connects a child end now, from its loop's thread, and returns it started: for a
+    /// child made while its parent's code runs on that thread and cannot await (an
+    /// actor-placed controller, made when its parent asks the registry for it). The
+    /// parent end may be anywhere; this end's hello is on its way when this returns.
+    public static func connectNow(
+        id: ControllerID, parent: ControllerID, endpoint: String, loop: IOLoop, log: RoutingLog,
+        context: ZMQContext = .shared, options: LinkOptions = LinkOptions(),
+        onMessage: @escaping @Sendable (Envelope, isolated Link) -> Disposition = { _, _ in .handled },
+        onPeer: @escaping @Sendable (PeerEvent) -> Void = { _ in }
+    ) throws(LinkError) -> Link {
+        loop.preconditionOnLoop()
+        let link = try Link(
+            id: id, role: .child(parent: parent), endpoint: endpoint, loop: loop, log: log, context: context,
+            options: options, onMessage: onMessage, onPeer: onPeer)
+        link.now { $0.addSources() }
+        // The parent end learns of this one before the hello reaches it, as `start` has
+        // it: on its own loop, at once when that is this one.
+        if let localParent = link.now({ $0.localParent }) { localParent.run { $0.attachLocal(link) } }
+        link.now { $0.greet() }
+        return link
+    }
+
     private init(
         id: ControllerID, role: Role, endpoint: String, loop: IOLoop, log: RoutingLog, context: ZMQContext,
         options: LinkOptions, onMessage: @escaping @Sendable (Envelope, isolated Link) -> Disposition,
@@ -214,6 +236,15 @@ public actor Link {
     }
 
     private func start() async {
+        addSources()
+        if let localParent {
+            await localParent.attachLocal(self)
+        }
+        greet()
+    }
+
+    /// The loop reads this end's socket (and a parent end's monitor) from now on.
+    private func addSources() {
         if let socket {
             loop.keepIOThreadsNear(context)
             let s = socket
@@ -232,9 +263,10 @@ public actor Link {
         if role == .parent && options.localFastPath {
             LocalFabric.register(self, at: endpoint)
         }
-        if let localParent {
-            await localParent.attachLocal(self)
-        }
+    }
+
+    /// Liveness begins: heartbeats, and a child end's hello.
+    private func greet() {
         scheduleHeartbeat()
         if case .child(let parent) = role {
             sendHello(to: parent)

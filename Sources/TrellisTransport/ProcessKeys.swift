@@ -16,12 +16,19 @@ public struct ProcessKeys: Sendable, Equatable {
     public var compositor: String?
     /// Public key → the id its holder speaks as, for every process that connects here.
     public var children: [String: ControllerID]
+    /// The pairs of the actor-placed controllers this process hosts: each speaks to the
+    /// compositor as itself, on a link of its own (docs/PROCESSES.md, "Placements").
+    public var actors: [ControllerID: CurveKeyPair]
 
-    public init(own: CurveKeyPair, parent: String?, compositor: String?, children: [String: ControllerID]) {
+    public init(
+        own: CurveKeyPair, parent: String?, compositor: String?, children: [String: ControllerID],
+        actors: [ControllerID: CurveKeyPair] = [:]
+    ) {
         self.own = own
         self.parent = parent
         self.compositor = compositor
         self.children = children
+        self.actors = actors
     }
 
     /// This process as the parent end of its children's links.
@@ -36,6 +43,7 @@ public struct ProcessKeys: Sendable, Equatable {
         if let parent { lines.append("parent \(parent)") }
         if let compositor { lines.append("compositor \(compositor)") }
         for (key, id) in children.sorted(by: { $0.value < $1.value }) { lines.append("child \(id) \(key)") }
+        for (id, pair) in actors.sorted(by: { $0.key < $1.key }) { lines.append("actor \(id) \(pair.publicKey) \(pair.secretKey)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -46,6 +54,7 @@ public struct ProcessKeys: Sendable, Equatable {
     public static func decode(_ text: String) throws(Failure) -> ProcessKeys {
         var pub: String?, sec: String?, parent: String?, compositor: String?
         var children: [String: ControllerID] = [:]
+        var actors: [ControllerID: CurveKeyPair] = [:]
         for line in text.split(separator: "\n") {
             let f = line.split(separator: " ").map(String.init)
             func key(_ s: String) throws(Failure) -> String {
@@ -60,11 +69,16 @@ public struct ProcessKeys: Sendable, Equatable {
             case ("child", 3):
                 guard let id = ControllerID(f[1]) else { throw Failure(description: "keys: '\(f[1])' is not a controller id") }
                 children[try key(f[2])] = id
+            case ("actor", 4):
+                guard let id = ControllerID(f[1]) else { throw Failure(description: "keys: '\(f[1])' is not a controller id") }
+                actors[id] = CurveKeyPair(publicKey: try key(f[2]), secretKey: try key(f[3]))
             default: throw Failure(description: "keys: unexpected line starting '\(f.first ?? "")'")
             }
         }
         guard let pub, let sec else { throw Failure(description: "keys: no key pair (public and secret)") }
-        return ProcessKeys(own: CurveKeyPair(publicKey: pub, secretKey: sec), parent: parent, compositor: compositor, children: children)
+        return ProcessKeys(
+            own: CurveKeyPair(publicKey: pub, secretKey: sec), parent: parent, compositor: compositor, children: children,
+            actors: actors)
     }
 
     /// Reads standard input to its end (the supervisor closes it once written).

@@ -7,6 +7,18 @@ public protocol FocusHost: AnyObject {
     var focus: FocusSystem { get }
 }
 
+/// A view that stands for a tree this focus system cannot see into — the viewport of a
+/// child controller whose views are hosted elsewhere (another process, or apart in this
+/// one). It is one stop of the Tab order, and takes focus by asking that tree; while a
+/// view there is focused, this view is the focused view here, a marker that keys go that
+/// way (docs/LIFECYCLE.md, "Focus across processes").
+@MainActor
+public protocol FocusForwarding: View {
+    /// Tab (`forward`) or Shift-Tab reached this stop: the first (last) focusable view of
+    /// the tree behind it should take focus. True if one did.
+    func enterFocus(forward: Bool) -> Bool
+}
+
 /// The one focused view (first responder) of a view tree, and how it moves: by code
 /// (`becomeFirstResponder`, `resignFirstResponder`), by Tab and Shift-Tab through the
 /// focusable views in reading order or the order a container declares, and by a click
@@ -38,6 +50,28 @@ public final class FocusSystem {
         return true
     }
 
+    /// Focus went into the tree behind `stop` (a view there took it: a click, code): the
+    /// focus here moves to `stop`, whatever the focused view answers — the person already
+    /// sees the new focus there.
+    public func claim(_ stop: FocusForwarding) {
+        guard focusedView !== stop else { return }
+        move(to: stop)
+    }
+
+    /// Focus left this tree for another (its parent moved it on): nothing here is
+    /// focused afterwards, whatever the focused view answers.
+    public func clear() {
+        guard focusedView != nil else { return }
+        move(to: nil)
+    }
+
+    /// Focus arrives in this tree from outside, by Tab (`forward`) or Shift-Tab: the
+    /// first (last) stop of `root`'s order takes it. True if one did.
+    public func enter(forward: Bool, in root: View) -> Bool {
+        let order = focusableViews(in: root)
+        return take(forward ? order[...] : order.reversed()[...], forward: forward)
+    }
+
     /// Focus leaves a view that leaves the tree or is hidden, whatever it answers: it can
     /// no longer be shown as focused nor get keys (UIKit resigns a first responder that
     /// leaves its window).
@@ -62,19 +96,62 @@ public final class FocusSystem {
     }
 
     /// Tab (`forward`) or Shift-Tab: focus moves to the next (previous) focusable view
-    /// after the focused one, wrapping around; with nothing focused, to the first (last).
-    /// False if there is no focusable view or the focused one would not resign.
+    /// after the focused one, wrapping around unless `wrapping` is false; with nothing
+    /// focused, to the first (last). A stop that stands for another tree
+    /// (`FocusForwarding`) takes it if a view there does, else the stop after it is
+    /// tried. False if no stop took it, or the focused view would not resign.
     @discardableResult
-    public func moveFocus(forward: Bool, in root: View) -> Bool {
+    public func moveFocus(forward: Bool, in root: View, wrapping: Bool = true) -> Bool {
         let order = focusableViews(in: root)
         guard !order.isEmpty else { return false }
-        let target: View
+        var after: [View]
         if let current = focusedView, let i = order.firstIndex(where: { $0 === current }) {
-            target = order[(i + (forward ? 1 : order.count - 1)) % order.count]
+            after = forward ? Array(order[(i + 1)...]) : Array(order[..<i].reversed())
+            if wrapping {
+                after += forward ? Array(order[..<i]) : Array(order[(i + 1)...].reversed())
+            }
         } else {
-            target = forward ? order[0] : order[order.count - 1]
+            after = forward ? order : order.reversed()
         }
-        return focus(target)
+        return take(after[...], forward: forward)
+    }
+
+    /// Gives focus to the first of `candidates` that takes it: a plain view the first
+    /// (the others are not asked, as before there were stops that can decline), a stop
+    /// for another tree only if a view there took it.
+    ///
+    /// The view that had focus resigns before a stop's tree is asked, so that the order
+    /// of the callbacks is the one a single tree gives — the old view's, then the new
+    /// one's — wherever the two are. If no stop's tree takes it, focus goes back.
+    private func take(_ candidates: ArraySlice<View>, forward: Bool) -> Bool {
+        let old = focusedView
+        for candidate in candidates {
+            guard let stop = candidate as? FocusForwarding else {
+                if focus(candidate) { return true }
+                if focusedView == nil, let old { return restore(old, forward: forward) }
+                return false
+            }
+            if let current = focusedView {
+                guard current.canResignFirstResponder else { return false }
+                move(to: nil)
+            }
+            if stop.enterFocus(forward: forward) {
+                move(to: stop)
+                return true
+            }
+        }
+        if focusedView == nil, let old { return restore(old, forward: forward) }
+        return false
+    }
+
+    /// Focus back to `old`, after no stop took it: false, as no move was made.
+    private func restore(_ old: View, forward: Bool) -> Bool {
+        if let stop = old as? FocusForwarding {
+            if stop.enterFocus(forward: !forward) { move(to: stop) }
+        } else if old.isFocusable {
+            move(to: old)
+        }
+        return false
     }
 }
 
@@ -89,6 +166,7 @@ public final class FocusSystem {
 enum FocusOrder {
     static func views(in root: View) -> [View] {
         guard root.isShownForFocus else { return [] }
+        if root is FocusForwarding { return [root] }
         if let declared = root.focusOrder {
             var out: [View] = []
             if root.isFocusable { out.append(root) }
@@ -110,6 +188,11 @@ enum FocusOrder {
             let corner = sub.convert(sub.bounds.origin, to: nil)
             if sub.focusOrder != nil {
                 units.append((corner, views(in: sub)))
+                continue
+            }
+            // A stop for another tree: its views are not here to collect.
+            if sub is FocusForwarding {
+                units.append((corner, [sub]))
                 continue
             }
             if sub.isFocusable { units.append((corner, [sub])) }

@@ -8,7 +8,8 @@
 public struct ControllerDescription: Codable, Sendable, Equatable {
     public var id: String
     public var className: String
-    /// `process` for a controller at the root of its host process, else `actor`.
+    /// `process` for a controller at the root of its host process, `actor` for one hosted
+    /// apart in its parent's process, `inline` for one its parent calls directly.
     public var placement: String
     public var pid: Int32
     public var appearance: String

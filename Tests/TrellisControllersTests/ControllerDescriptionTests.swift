@@ -35,7 +35,7 @@ import TrellisWire
         let inner = """
             {"id": "Child", "className": "ParityChild", "placement": "process", "pid": 99, "appearance": "appeared",
              "traits": "t", "frame": [0, 0, 10, 4], "children": [
-               {"id": "Leaf", "className": "ParityLeaf", "placement": "actor", "pid": 99, "appearance": "appeared",
+               {"id": "Leaf", "className": "ParityLeaf", "placement": "inline", "pid": 99, "appearance": "appeared",
                 "traits": "t", "frame": [1, 1, 4, 1], "children": []}]}
             """
         let tree = parent(with: CannedPort(Reply(status: .ok, payload: Array(inner.utf8)))).describe()

@@ -13,16 +13,8 @@ import TrellisWire
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct HostSizeBoundTests {
     @Test func aSizeNoSurfaceMayHaveIsRefusedAndTheHostGoesOn() async throws {
-        let test = try PrivateRun("size")
-        defer { withExtendedLifetime(test) {} }
-        let parentLoop = IOLoop(name: "parent"), loop = IOLoop(mainQueueNamed: "host")
-        defer { parentLoop.shutdown(); loop.shutdown() }
-        let endpoint = try test.run.ipcEndpoint("parent")
-        let parent = try await Link.bind(id: "Parent", endpoint: endpoint, loop: parentLoop, log: test.log, options: .sharingTheTestsMainActor)
-        let host = try await ChildHost.start(
-            controller: ParityChild(id: "Child"), parent: "Parent", endpoint: endpoint, loop: loop, log: test.log)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while await !parent.isConnected("Child"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let t = try await HostUnderTest("size", controller: ParityChild(id: "Child"))
+        let parent = t.parent, host = t.host
         _ = try await parent.request(.sizeTransition(SizeTransition(width: 20, height: 4)), to: "Child")
 
         for (w, h) in [(UInt32(65535), UInt32(65535)), (.max, 1), (4_000_001, 1)] {
@@ -35,28 +27,16 @@ import TrellisWire
         // A size within the bound, wider than any screen (a row of pages), is taken.
         _ = try await parent.request(.sizeTransition(SizeTransition(width: 3000, height: 10)), to: "Child")
         #expect(host.window.size == Size(width: 3000, height: 10))
-        await host.link.close()
-        await parent.close()
+        await t.close()
     }
 
     /// The same bound holds for a size transition a parent's coordinator sends step by step
     /// (`ProcessChildRequest`), and a payload that is not a size is refused with the reason;
     /// either way no transition is left begun, and the next one runs.
     @Test func aSizeTransitionPastTheBoundOrMalformedIsRefused() async throws {
-        let test = try PrivateRun("size-transition")
-        defer { withExtendedLifetime(test) {} }
-        let parentLoop = IOLoop(name: "parent"), loop = IOLoop(mainQueueNamed: "host")
-        defer { parentLoop.shutdown(); loop.shutdown() }
-        let endpoint = try test.run.ipcEndpoint("parent")
-        let parent = try await Link.bind(id: "Parent", endpoint: endpoint, loop: parentLoop, log: test.log, options: .sharingTheTestsMainActor)
-        let host = try await ChildHost.start(
-            controller: ParityStep(id: "Child"), parent: "Parent", endpoint: endpoint, loop: loop, log: test.log)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while await !parent.isConnected("Child"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        func step(_ name: String, _ payload: [UInt8] = []) async throws -> Reply.Status? {
-            guard case .reply(let r) = try await parent.request(.request(Request(name: name, payload: payload)), to: "Child").message else { return nil }
-            return r.status
-        }
+        let t = try await HostUnderTest("size-transition", controller: ParityStep(id: "Child"))
+        let parent = t.parent, host = t.host
+        func step(_ name: String, _ payload: [UInt8] = []) async throws -> Reply.Status? { try await t.request(name, payload) }
         func transition(_ w: UInt32, _ h: UInt32) -> [UInt8] {
             [w, h, 0].flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
         }
@@ -72,7 +52,6 @@ import TrellisWire
         _ = try await step(ProcessChildRequest.complete)
         #expect(host.window.size == Size(width: 30, height: 5))
         #expect(host.controller.view.bounds.size == Size(width: 30, height: 5))
-        await host.link.close()
-        await parent.close()
+        await t.close()
     }
 }

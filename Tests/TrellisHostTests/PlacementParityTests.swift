@@ -12,13 +12,15 @@ import TrellisWire
 /// Where the container's child runs. The conformance scenarios run against every
 /// placement that exists and must produce the same ordered callback log.
 enum ChildPlacement: String, CaseIterable, CustomStringConvertible {
-    /// The placed controller in its own process, and a child it makes by name in a third:
-    /// a process under a process.
-    case sameProcess, ownProcess, processChain
+    /// `inline`: in the container's process, called directly. `actor`: in the container's
+    /// process, hosted apart and reached over an inproc link (`ActorChildren`).
+    /// `ownProcess`: in a process of its own. `processChain`: in its own process, and a
+    /// child it makes by name in a third — a process under a process.
+    case inline, actor, ownProcess, processChain
     var description: String { rawValue }
 
     /// The placements a tree can run in: a chain needs a grandchild to place.
-    static func all(chaining grandchild: Bool) -> [ChildPlacement] { grandchild ? allCases : [.sameProcess, .ownProcess] }
+    static func all(chaining grandchild: Bool) -> [ChildPlacement] { grandchild ? allCases : [.inline, .actor, .ownProcess] }
 }
 
 /// A tree shown in a window, with one of its controllers placed as asked; the callback log
@@ -26,6 +28,7 @@ enum ChildPlacement: String, CaseIterable, CustomStringConvertible {
 @MainActor
 final class ParityRun {
     let placement: ChildPlacement
+    let placedID: ControllerID
     let run: RunDirectory
     let log: RoutingLog
     let window: Window
@@ -33,6 +36,9 @@ final class ParityRun {
     var container: ParityContainer { root as! ParityContainer }
     var processes: [Process] = []
     var remote: RemoteChildren?
+    var actors: ActorChildren?
+    /// How the placed child's process was started, to start it again.
+    private var childArguments: [String] = []
     /// Serves the main actor, as a host's loop does: the container's calls to its child
     /// wait by running it (`Switchboard`).
     let loop = IOLoop(mainQueueNamed: "parity-test")
@@ -45,6 +51,7 @@ final class ParityRun {
         grandchild: (className: String, id: ControllerID)? = nil
     ) async throws {
         self.placement = placement
+        placedID = placed.id
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-parity-\(getpid())").path
         try RunDirectory.makePrivateDirectory(root)
         run = try RunDirectory.create(session: "\(placement)-\(UInt32.random(in: 0...UInt32.max))", root: root)
@@ -54,8 +61,18 @@ final class ParityRun {
         SeedControllers.register(in: registry)
         self.root = makeRoot(registry)
         switch placement {
-        case .sameProcess:
+        case .inline:
             break
+        case .actor:
+            let actors = try await ActorChildren.bind(
+                parent: parent, loop: loop, log: log, compositor: try run.ipcEndpoint("compositor"))
+            self.actors = actors
+            let seeds = ControllerRegistry()
+            SeedControllers.register(in: seeds)
+            registry.register(placed.className) { id in
+                if let id, id != placed.id, let local = seeds.make(placed.className, id: id) { return local }
+                return actors.host(seeds.make(placed.className, id: placed.id)!)
+            }
         case .ownProcess, .processChain:
             let endpoint = try run.ipcEndpoint(parent.rawValue)
             let remote = try await RemoteChildren.bind(parent: parent, endpoint: endpoint, loop: loop, log: log)
@@ -78,6 +95,7 @@ final class ParityRun {
                     "--endpoint", try run.ipcEndpoint(placed.id.rawValue), "--session", run.session, "--run-root", root,
                 ])
             }
+            childArguments = arguments
             try launch(arguments)
             let childConnected = await remote.waitForChild(placed.id)
             #expect(childConnected, "the child host did not connect within 10 s")
@@ -88,12 +106,30 @@ final class ParityRun {
         window.rootViewController = self.root
     }
 
+    /// Kills the placed child's process (the first this run started: its pid is ours) and
+    /// starts it again once the parent has seen it lost; returns when it has connected.
+    func killAndRestartChild() async throws -> Bool {
+        guard let remote, let child = processes.first, child.isRunning else { return false }
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !remote.hasLost(placedID), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        processes[0] = try start(childArguments)
+        return await remote.waitForChild(placedID)
+    }
+
     private func launch(_ arguments: [String]) throws {
+        processes.append(try start(arguments))
+    }
+
+    private func start(_ arguments: [String]) throws -> Process {
         let p = Process()
         p.executableURL = try BuiltProducts.binary("trellis-app")
         p.arguments = arguments
         try p.run()
-        processes.append(p)
+        return p
     }
 
     /// Whether `child` connected to `parent`'s host within 10 s, as that host's log says.
@@ -133,12 +169,22 @@ final class ParityRun {
         return reader.readNew().filter { $0.kind == "callback" }.compactMap(\.detail)
     }
 
+    /// The kinds of the messages a link sent to `target`, in order (an in-process
+    /// delivery is logged as delivered only).
+    func linkMessages(to target: ControllerID) async -> [String] {
+        log.flush()
+        try? await Task.sleep(for: .milliseconds(100))
+        var reader = LogReader(directory: run.logs)
+        return reader.readNew().filter { $0.target == target.rawValue && $0.outcome == .sent }.map(\.kind)
+    }
+
     func stop() async {
         for p in processes where p.isRunning {
             p.terminate()
             p.waitUntilExit()
         }
         if let remote { await remote.link.close() }
+        if let actors { await actors.close() }
         log.close()
         loop.shutdown()
         try? FileManager.default.removeItem(atPath: run.path)
@@ -161,6 +207,11 @@ extension MultiProcessTests {
                 #expect(run.window.touch(.began, at: Point(x: 3, y: 3)), "\(placement)")
                 #expect(run.window.touch(.ended, at: Point(x: 3, y: 3)), "\(placement)")
                 logs[placement] = await run.callbacks()
+                // Issue 20: an actor child is reached as a process child is, over a link —
+                // every containment message a line of the routing log — and an inline one
+                // is called directly, with none.
+                let links = await run.linkMessages(to: "Child").filter { $0 == "containment" }
+                #expect(placement == .inline ? links.isEmpty : links.count >= 4, "\(placement): \(links)")
                 #expect(run.container.requestsAnswered == ["leave"], "\(placement)")
                 #expect(run.container.children.isEmpty, "\(placement)")
                 await run.stop()
@@ -177,8 +228,9 @@ extension MultiProcessTests {
                 "Child.viewWillDisappear", "Leaf.viewWillDisappear", "Child.viewDidDisappear", "Leaf.viewDidDisappear",
                 "Child.didMove(toParent: nil)",
             ]
-            #expect(logs[.sameProcess] == expected)
-            #expect(logs[.ownProcess] == logs[.sameProcess])
+            #expect(logs[.inline] == expected)
+            #expect(logs[.ownProcess] == logs[.inline])
+            #expect(logs[.actor] == logs[.inline])
         }
 
         // MARK: - Issue 23: containers, swaps, resizes and laziness in every placement
@@ -213,13 +265,13 @@ extension MultiProcessTests {
                 logs[placement] = await run.callbacks()
                 await run.stop()
             }
-            let same = logs[.sameProcess] ?? []
-            for (placement, other) in logs where placement != .sameProcess {
+            let same = logs[.inline] ?? []
+            for (placement, other) in logs where placement != .inline {
                 guard let i = same.indices.first(where: { $0 >= other.count || same[$0] != other[$0] })
                     ?? (same.count < other.count ? same.count : nil) else { continue }
                 Issue.record("""
                     the logs differ from line \(i):
-                    sameProcess: \(same[min(i, same.count)...].prefix(12).joined(separator: ", "))
+                    inline: \(same[min(i, same.count)...].prefix(12).joined(separator: ", "))
                     \(placement): \(other[min(i, other.count)...].prefix(12).joined(separator: ", "))
                     """)
             }
@@ -300,6 +352,76 @@ extension MultiProcessTests {
             ])
             #expect(log.filter { $0.hasPrefix("NavRoot.viewWillTransition") }.count == 2, "one transition per resize")
             #expect(inOrder(log, "Pushed1.viewWillAppear", "Child.viewWillTransition(to: 44×12)", "Pushed1.size 42×8"))
+        }
+
+        /// Issue 22: one focus for the whole tree, wherever its views are (docs/LIFECYCLE.md,
+        /// "Focus across processes"). Tab and Shift-Tab go through the container's field and
+        /// on into the child's, wrapping; a click moves focus into and out of the child;
+        /// what is typed — Japanese too — reaches the focused field in whatever process; and
+        /// the callback log is the same in every placement.
+        @Test(.timeLimit(.minutes(1)))
+        func focusAndTypingCrossIntoAChildAsInOneTree() async throws {
+            let a = Point(x: 3, y: 0), b = Point(x: 3, y: 2)
+            let log = try await sameLogInEveryPlacement(
+                root: { ParityFocusContainer(registry: $0) }, placed: (className: "ParityForm", id: "Child")
+            ) { run in
+                let w = run.window
+                #expect(w.key(.tab) == .handled)
+                #expect(w.type("x") == [.handled])
+                #expect(w.key(.tab) == .handled, "\(run.placement): Tab into the child")
+                // The child's commands first, wherever it runs; its F2 hides the container's.
+                #expect(w.activeKeyCommands.map { "\($0.key) \($0.title) \($0.owner)" } == ["F2 Clear Child", "F1 Help Container"], "\(run.placement)")
+                #expect(w.key(.f2) == .handled)
+                #expect(w.type("日本") == [.handled, .handled], "\(run.placement)")
+                #expect(w.key(.tab) == .handled)
+                #expect(w.type("z") == [.handled])
+                #expect(w.key(.tab) == .handled, "\(run.placement): Tab out of the child, wrapping")
+                #expect(w.key(.tab, modifiers: .shift) == .handled, "\(run.placement): Shift-Tab into the child's last")
+                #expect(w.touch(.began, at: b) && w.touch(.ended, at: b))
+                #expect(w.touch(.began, at: a) && w.touch(.ended, at: a))
+                #expect(w.type("!") == [.handled])
+            }
+            let focus = log.filter { $0.contains(" focused") || $0.contains(" resigned") || $0.contains(" = ") || $0.hasSuffix("clear") }
+            #expect(focus == [
+                "Container.a focused", "Container.a = x", "Container.a resigned",
+                "Child.b focused", "Child.clear", "Child.b = 日", "Child.b = 日本", "Child.b resigned",
+                "Child.c focused", "Child.c = z", "Child.c resigned",
+                "Container.a focused", "Container.a resigned",
+                "Child.c focused", "Child.c resigned",
+                "Child.b focused", "Child.b resigned",
+                "Container.a focused", "Container.a = x!",
+            ])
+        }
+
+        /// Issue 22: only one process has a focused view, across a crash and restart of the
+        /// child's (docs/LIFECYCLE.md, "Focus across processes"): the parent's focus leaves
+        /// the lost child's viewport, the restarted child starts with nothing focused, and
+        /// Tab brings focus back into it, where typing lands.
+        @Test(.timeLimit(.minutes(1)))
+        func aChildKilledWithFocusTakesItAndARestartedOneStartsWithout() async throws {
+            let run = try await ParityRun(
+                .ownProcess, root: { ParityFocusContainer(registry: $0) }, placed: (className: "ParityForm", id: "Child"))
+            let w = run.window
+            w.makeKeyAndVisible()
+            w.key(.tab)
+            w.key(.tab)
+            #expect(w.focusedView?.identifier == "Child", "focus is in the child's tree")
+            // Read before the kill: a killed process's last lines may never reach its file.
+            #expect(await run.callbacks().contains("Child.b focused"))
+            let restarted = try await run.killAndRestartChild()
+            #expect(restarted, "the child's process came back")
+            #expect(w.focusedView == nil, "the lost child took focus with it")
+            #expect(w.key(.tab) == .handled)
+            #expect(w.focusedView?.identifier == "a")
+            #expect(w.key(.tab) == .handled)
+            #expect(w.focusedView?.identifier == "Child")
+            #expect(w.type("k") == [.handled])
+            let log = await run.callbacks().filter { $0.hasPrefix("Child.b") || $0.hasPrefix("Container.a") }
+            #expect(log.suffix(4) == [
+                // The new process: nothing focused until Tab comes back into it.
+                "Container.a focused", "Container.a resigned", "Child.b focused", "Child.b = k",
+            ])
+            await run.stop()
         }
 
         /// Issue 23: a tab in another process loads its view when an in-process one would —

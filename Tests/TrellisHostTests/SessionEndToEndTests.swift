@@ -34,10 +34,10 @@ extension MultiProcessTests {
             let cells = try s.cli("screen", "--cells").output
             #expect(cells.contains("fg=default bg=4") && cells.contains("\"leave\""))
 
-            // The tree across processes: Leaf is an actor in Child's process, inside Child's viewport.
+            // The tree across processes: Leaf, which Child adds in code, is inline in Child's process, inside Child's viewport.
             let tree = try s.cli("tree").output
             #expect(tree.contains("Container  ParityContainer  process"))
-            #expect(tree.contains("    Leaf  ParityLeaf  actor"))
+            #expect(tree.contains("    Leaf  ParityLeaf  inline"))
             #expect(tree.contains("  Child  ParityChild  process") && tree.contains("appeared"))
 
             // Issue 21: a tap that reaches the tree and that nothing handles says so, and
@@ -344,6 +344,9 @@ extension MultiProcessTests {
             #expect(unhandled.status == 2, "\(unhandled)")
             _ = try s.cli("key", "--special", "f5")
             #expect(try s.cli("wait", "--idle").status == 0)
+            // `trellis keys` lists what a key would reach now: the root's tab commands.
+            let keys = try s.cli("keys")
+            #expect(keys.status == 0 && keys.output.contains("F1") && keys.output.contains("— Demo"), "\(keys)")
 
             let tree = try s.cli("tree").output
             #expect(tree.contains("Seed004  Seed004  process") && tree.contains("h:regular"))

@@ -27,6 +27,14 @@ extension MultiProcessTests.TerminalModeTests {
         try await app.waitUntilIdle()
         let second = Self.normalise(try await app.screen())
         #expect(try await pane.tmux.waitForPane { $0 == second } == second)
+        // Issue 22: the click carries a trace id from the terminal on, and `trellis trace
+        // last` follows it to the frame it caused.
+        var trace = ""
+        for _ in 0..<50 where !trace.contains("was composed after") {
+            trace = try pane.cli("trace", "last")
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(trace.hasPrefix("trace ") && trace.contains("touch") && trace.contains("was composed after"), "\(trace)")
         await app.close()
         try await pane.stopWithCtrlC()
     }
@@ -86,6 +94,19 @@ final class DemoPane {
     }
 
     func state() throws -> SessionState { try SessionState.read(from: RunDirectory.find(session: session, root: root)) }
+
+    /// What `trellis ARGS` prints for this session, its errors after it.
+    func cli(_ args: String...) throws -> String {
+        let p = Process(), out = Pipe()
+        p.executableURL = try BuiltProducts.binary("trellis")
+        p.arguments = args + ["--session", session, "--run-root", root]
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return text
+    }
 
     /// Whether `pid` is still a process of this session (its command line names the root).
     func isOurs(_ pid: Int32) -> Bool {

@@ -27,13 +27,22 @@ import TrellisCanvas
             class: Detail
             parent: Seed001
             placement: actor
+          - id: Footer
+            class: Footer
+            parent: Root
+            placement: inline
         """
 
     @Test func aWellFormedSceneReadsAsDeclared() throws {
         let scene = try Scene.parse(Self.good, file: "demo.yaml")
         #expect(scene.size == Size(width: 100, height: 30))
         #expect(scene.strategy == .oneForAll && scene.intensity == 2 && scene.period == 4.5 && scene.hang == 1.5)
-        #expect(scene.controllers.map(\.id.rawValue) == ["Root", "Seed001", "Detail"])
+        #expect(scene.controllers.map(\.id.rawValue) == ["Root", "Seed001", "Detail", "Footer"])
+        // Issue 20: an actor and an inline child both run in their parent's process.
+        #expect(scene.controllers[2].placement == .actor && scene.controllers[3].placement == .inline)
+        #expect(scene.processOwner(of: scene.controllers[2]).id == "Seed001")
+        #expect(scene.processOwner(of: scene.controllers[3]).id == "Root")
+        #expect(scene.processes.map(\.id.rawValue) == ["Root", "Seed001"])
         #expect(scene.root.className == "DemoTabs")
         let seed = scene.controllers[1]
         #expect(seed.parent == "Root" && seed.placement == .process && seed.embed == "tabContent")
@@ -67,8 +76,9 @@ import TrellisCanvas
         ("controllers:\n  - id: A\n    class: X\n  - id: A\n    class: Y\n    parent: A\n", 4, "id", "declared twice"),
         ("controllers:\n  - id: A\n    class: X\n  - id: B\n    class: Y\n    parent: Z\n", 6, "parent", "not declared above"),
         ("controllers:\n  - id: A\n    class: X\n  - id: B\n    class: Y\n", 4, "parent", "only the first controller"),
-        ("controllers:\n  - id: A\n    class: X\n    placement: thread\n", 4, "placement", "one of process, actor"),
+        ("controllers:\n  - id: A\n    class: X\n    placement: thread\n", 4, "placement", "one of process, actor, inline"),
         ("controllers:\n  - id: A\n    class: X\n    placement: actor\n", 2, "placement", "own process"),
+        ("controllers:\n  - id: A\n    class: X\n    placement: inline\n", 2, "placement", "own process"),
         ("controllers:\n  - id: A\n    class: X\n    host: far.example\n", 4, "host", "only 'local'"),
         ("controllers:\n  - id: A\n    class: X\n    data: [1, 2]\n", 4, "data", "mapping"),
         ("controllers:\n  - id: A\n    class: X\n    data:\n      k: [1]\n", 5, "data", "values are text"),

@@ -21,5 +21,6 @@ def shown_files():
 def test_the_guide_shows_the_example_files():
     shown = shown_files()
     assert "Sources/Dashboard/CounterController.swift" in shown, sorted(shown)
+    assert "Tests/DashboardTests/DashboardTests.swift" in shown, sorted(shown)
     for path, body in shown.items():
         assert body == (EXAMPLE / path).read_text(), f"docs/GUIDE.md's {path} is not Examples/Dashboard/{path}"

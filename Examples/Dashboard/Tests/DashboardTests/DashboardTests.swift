@@ -22,9 +22,25 @@ import TrellisClient
         defer { session.stop() }
         let app = try await session.attach()
         try await app.wait(forText: "viewDidAppear", timeout: .seconds(20))
-        // The log acts on touchesEnded only: the tap is handled, not reported unhandled.
+        // A tap on a row chooses it: the table tells its delegate, which logs it.
         try await app.tap(text: "viewDidAppear")
-        try await app.wait(forText: "tapped")
+        try await app.wait(forText: "chose viewDidAppear")
+        await app.close()
+    }
+
+    /// Issue 22: a click on the log's filter field focuses it in the log's own process,
+    /// and what is typed at the terminal goes there: only the lines that contain it stay.
+    @Test func typingInTheFilterKeepsTheLinesThatMatch() async throws {
+        let session = try DashboardSession()
+        defer { session.stop() }
+        let app = try await session.attach()
+        try await app.wait(forText: "tick 1", timeout: .seconds(20))
+        try await app.tap(text: "filter")
+        try await app.type("tick")
+        try await app.wait(forText: "tick", timeout: .seconds(5))
+        // The lifecycle lines are filtered out; new ticks keep coming in.
+        try await app.wait(forText: "tick 3", timeout: .seconds(10))
+        #expect(try await !app.screen().contains("viewDidAppear"))
         await app.close()
     }
 
@@ -48,7 +64,7 @@ import TrellisClient
         try await app.wait(forText: "count: 3")
         try await app.wait(forText: "viewDidAppear")
         try await app.tap(text: "viewDidAppear")
-        try await app.wait(forText: "tapped")
+        try await app.wait(forText: "chose viewDidAppear")
         // The saved count reaches the parent's process at the end of the tap's turn.
         try await Task.sleep(for: .milliseconds(300))
         let counter = try session.pid(of: "Counter")
@@ -56,7 +72,7 @@ import TrellisClient
         try await session.until { (try? session.pid(of: "Counter")).map { $0 != counter && $0 > 0 } ?? false }
         // The restarted counter draws again, with its count; the log's process never stopped.
         try await app.wait(forText: "count: 3", timeout: .seconds(15))
-        #expect(try await app.screen().contains("tapped"))
+        #expect(try await app.screen().contains("chose viewDidAppear"))
         await app.close()
     }
 }

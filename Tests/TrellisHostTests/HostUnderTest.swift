@@ -1,0 +1,52 @@
+import Foundation
+import TrellisControllers
+import TrellisHost
+import TrellisTransport
+import TrellisWire
+
+/// A host running `controller` on a main-queue loop in this test process, under a bare
+/// parent link the test drives message by message: for tests of what a host does with
+/// what its parent sends.
+@MainActor
+final class HostUnderTest {
+    let test: PrivateRun
+    let parentLoop = IOLoop(name: "parent")
+    let loop = IOLoop(mainQueueNamed: "host")
+    let parent: Link
+    let host: ChildHost
+
+    init(_ name: String, controller: ViewController) async throws {
+        test = try PrivateRun(name)
+        let endpoint = try test.run.ipcEndpoint("parent")
+        parent = try await Link.bind(id: "Parent", endpoint: endpoint, loop: parentLoop, log: test.log, options: .sharingTheTestsMainActor)
+        host = try await ChildHost.start(controller: controller, parent: "Parent", endpoint: endpoint, loop: loop, log: test.log)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while await !parent.isConnected(controller.id), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    /// Sends `message` to the host and returns its answer (nil: acknowledged).
+    func send(_ message: Message) async throws -> Reply? {
+        guard case .reply(let r) = try await parent.request(message, to: host.controller.id).message else { return nil }
+        return r
+    }
+
+    /// Asks request `name` of the host; returns the status of its answer (ok for an ack).
+    func request(_ name: String, _ payload: [UInt8] = []) async throws -> Reply.Status {
+        try await send(.request(Request(name: name, payload: payload)))?.status ?? .ok
+    }
+
+    /// Makes the controller the parent's child with a loaded view of `size`, as a parent
+    /// adding it and laying it out would.
+    func adopt(size: SizeTransition) async throws {
+        _ = try await send(.containment(Containment(.willMove, parent: "Parent")))
+        _ = try await request(ProcessChildRequest.loadView)
+        _ = try await send(.sizeTransition(size))
+    }
+
+    func close() async {
+        await host.link.close()
+        await parent.close()
+        parentLoop.shutdown()
+        loop.shutdown()
+    }
+}
