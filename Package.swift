@@ -1,9 +1,16 @@
 // swift-tools-version:6.0
 // Trellis — UIKit's view-controller containment for the terminal, over ZeroMQ.
 //
-// Layers (dependencies point one way):
-//   TrellisWire       the wire protocol: message values and their binary encoding (no I/O)
+// Layers (dependencies point one way: a module uses only modules above it in this list):
+//   CZeroMQ           libzmq from the system, nothing else
+//   CPlatform         the OS and libdispatch calls an I/O loop needs: wake-ups, thread names,
+//                     CPU affinity, the main queue's hooks
+//   TrellisWire       the wire protocol: message values and their binary encoding (no I/O), the
+//                     reserved ids, the terminal-traits rule, the `tree` reply (ControllerDescription)
+//   TrellisSession    a session's private run directory, its state file, and the processes it
+//                     verifies: start times, pulses, supervision, signals as events
 //   TrellisLog        the routing log: one JSON line per message event, written off the hot path
+//                     into a private directory
 //   TrellisTransport  libzmq sockets owned by I/O loops, and links between controllers
 //   TrellisLayout     constraints and an incremental Cassowary solver (no I/O, no views)
 //   TrellisCanvas     cells, geometry and surfaces with damage: what views draw into (no I/O)
@@ -13,9 +20,12 @@
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
 //   TrellisHost       controllers in other processes: their links, proxies and the host runtime
 //   TrellisCompositor the render server: surfaces and placements into one screen, headless or a terminal
+//                     (no controllers: it speaks to the root in wire messages)
 //   TrellisApp        an app binary's entry point: register the controller classes, get `host` and `classes`
 //   TrellisSupervisor scene files, and the supervisor that starts, restarts and stops a session
+//                     (it asks the compositor to take the tree down over a link of its own)
 //   TrellisClient     test clients: attach to a running session, drive it, read its screen and log
+//                     (over a link; neither the compositor nor the controllers are linked in)
 //   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
 //   Services/trellis-app  the seeds app's binary: TrellisApp with the seeds' classes
 //   Services/trellis-compositor  the render server process
@@ -28,6 +38,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "TrellisWire", targets: ["TrellisWire"]),
+        .library(name: "TrellisSession", targets: ["TrellisSession"]),
         .library(name: "TrellisLog", targets: ["TrellisLog"]),
         .library(name: "TrellisTransport", targets: ["TrellisTransport"]),
         .library(name: "TrellisLayout", targets: ["TrellisLayout"]),
@@ -56,12 +67,16 @@ let package = Package(
             pkgConfig: "libzmq",
             providers: [.apt(["libzmq3-dev"]), .brew(["zeromq"])]
         ),
+        // Header only: the OS and libdispatch calls an I/O loop needs (wake-ups, thread
+        // names, CPU affinity, the main queue's hooks), nothing to link beyond libc.
+        .systemLibrary(name: "CPlatform", path: "Sources/CPlatform"),
         .target(name: "TrellisWire"),
-        .target(name: "TrellisLog", dependencies: ["TrellisWire"]),
+        .target(name: "TrellisSession"),
+        .target(name: "TrellisLog", dependencies: ["TrellisWire", "TrellisSession"]),
         .target(
             name: "TrellisTransport",
             dependencies: [
-                "CZeroMQ", "TrellisWire", "TrellisLog",
+                "CZeroMQ", "CPlatform", "TrellisWire", "TrellisSession", "TrellisLog",
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),
@@ -82,29 +97,31 @@ let package = Package(
         ),
         .target(
             name: "TrellisCompositor",
-            dependencies: ["TrellisControllers", "TrellisCanvas", "TrellisTerminal", "TrellisWire", "TrellisTransport", "TrellisLog"]
+            dependencies: ["TrellisCanvas", "TrellisTerminal", "TrellisWire", "TrellisTransport", "TrellisLog"]
         ),
         .target(
             name: "TrellisApp",
             dependencies: [
-                "TrellisHost", "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisLog", "TrellisWire",
+                "TrellisHost", "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisTransport", "TrellisSession", "TrellisLog",
+                "TrellisWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
             name: "TrellisSupervisor",
             dependencies: [
-                "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisClient", "TrellisTerminal",
+                "TrellisCanvas", "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport", "TrellisTerminal",
                 "TrellisViews", .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .target(name: "TrellisClient", dependencies: ["TrellisCompositor", "TrellisControllers", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTransport"]),
+        .target(name: "TrellisClient", dependencies: ["TrellisCanvas", "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport"]),
         .target(name: "TrellisSeeds", dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .target(
             name: "TrellisBenchmarks",
             dependencies: [
-                "CZeroMQ", "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisLayout", "TrellisCanvas", "TrellisTerminal",
-                "TrellisViews", "TrellisControllers", "TrellisCompositor", "TrellisClient", "TrellisSeeds",
+                "CZeroMQ", "CPlatform", "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport", "TrellisLayout",
+                "TrellisCanvas", "TrellisTerminal", "TrellisViews", "TrellisControllers", "TrellisCompositor", "TrellisClient",
+                "TrellisSeeds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/TrellisBenchmarks"
@@ -117,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "trellis-compositor",
             dependencies: [
-                "TrellisCompositor", "TrellisCanvas", "TrellisTerminal", "TrellisTransport", "TrellisLog", "TrellisWire",
+                "TrellisCompositor", "TrellisCanvas", "TrellisTerminal", "TrellisTransport", "TrellisSession", "TrellisLog", "TrellisWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis-compositor"
@@ -125,8 +142,8 @@ let package = Package(
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "TrellisWire", "TrellisLog", "TrellisTransport", "TrellisCanvas", "TrellisTerminal", "TrellisSupervisor",
-                "TrellisClient", "TrellisBenchmarks",
+                "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport", "TrellisCanvas", "TrellisTerminal",
+                "TrellisSupervisor", "TrellisClient", "TrellisBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/trellis"
@@ -134,14 +151,15 @@ let package = Package(
         // Helpers several test targets share (not a product).
         .target(name: "TrellisTestSupport", path: "Tests/TrellisTestSupport"),
         .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog", "TrellisTestSupport"]),
-        .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "CZeroMQ"]),
+        .testTarget(name: "TrellisSessionTests", dependencies: ["TrellisSession", "TrellisTestSupport"]),
+        .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog", "TrellisSession", "TrellisTestSupport"]),
+        .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "TrellisSession", "CZeroMQ", "CPlatform"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
         .testTarget(name: "TrellisTerminalTests", dependencies: ["TrellisTerminal", "TrellisCanvas", "TrellisWire"]),
         .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .testTarget(
             name: "TrellisHostTests",
-            dependencies: ["TrellisHost", "TrellisSeeds", "TrellisClient", "TrellisSupervisor", "TrellisControllers", "TrellisTransport", "TrellisLog", "TrellisWire", "TrellisCanvas", "TrellisTestSupport"]
+            dependencies: ["TrellisHost", "TrellisSeeds", "TrellisClient", "TrellisSupervisor", "TrellisControllers", "TrellisTransport", "TrellisSession", "TrellisLog", "TrellisWire", "TrellisCanvas", "TrellisTestSupport"]
         ),
         .testTarget(
             name: "TrellisControllersTests",

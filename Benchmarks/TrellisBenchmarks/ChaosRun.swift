@@ -3,6 +3,7 @@ import TrellisCanvas
 import TrellisClient
 import TrellisLog
 import TrellisSeeds
+import TrellisSession
 import TrellisTransport
 import TrellisWire
 

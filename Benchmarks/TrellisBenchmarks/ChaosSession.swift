@@ -1,5 +1,6 @@
 import Foundation
 import TrellisLog
+import TrellisSession
 import TrellisTransport
 import TrellisWire
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrellisLog
+import TrellisSession
 import TrellisWire
 
 /// `trellis bench latency`: a tap on a leaf three levels down, every level its own

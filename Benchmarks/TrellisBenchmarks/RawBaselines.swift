@@ -1,6 +1,7 @@
 import CZeroMQ
 import Foundation
 import TrellisLog
+import TrellisSession
 import TrellisTransport
 import TrellisWire
 

@@ -3,6 +3,7 @@ import CZeroMQ
 import Foundation
 import TrellisLog
 import TrellisSeeds
+import TrellisSession
 import TrellisTransport
 
 /// `trellis bench scale`: 64 host processes — a container and its 63 children, each in

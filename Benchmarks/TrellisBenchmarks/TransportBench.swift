@@ -2,6 +2,7 @@ import ArgumentParser
 import CZeroMQ
 import Foundation
 import TrellisLog
+import TrellisSession
 import TrellisTransport
 import TrellisWire
 

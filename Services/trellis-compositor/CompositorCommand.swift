@@ -4,6 +4,7 @@ import Foundation
 import TrellisCanvas
 import TrellisCompositor
 import TrellisLog
+import TrellisSession
 import TrellisTerminal
 import TrellisTransport
 import TrellisWire

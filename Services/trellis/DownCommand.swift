@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrellisLog
+import TrellisSession
 
 /// `trellis down`: asks a session's supervisor to stop the tree, and waits until it has.
 struct DownCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrellisLog
+import TrellisSession
 
 /// `trellis logs`: the routing logs of a session, merged, filtered, followed.
 struct LogsCommand: ParsableCommand {

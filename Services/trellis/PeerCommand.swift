@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrellisLog
+import TrellisSession
 import TrellisTransport
 import TrellisWire
 

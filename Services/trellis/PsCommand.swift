@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrellisLog
+import TrellisSession
 
 /// `trellis ps`: a session's processes, as its supervisor last wrote them.
 struct PsCommand: AsyncParsableCommand {

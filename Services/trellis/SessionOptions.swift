@@ -3,6 +3,7 @@ import Foundation
 import TrellisCanvas
 import TrellisClient
 import TrellisLog
+import TrellisSession
 
 /// `--session` and `--run-root`, shared by every command that attaches to a session.
 struct SessionOptions: ParsableArguments {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import TrellisLog
+import TrellisSession
 import TrellisSupervisor
 
 /// `trellis up SCENE`: starts the scene's tree under a supervisor and stays in the

@@ -3,6 +3,7 @@ import Foundation
 import TrellisControllers
 import TrellisHost
 import TrellisLog
+import TrellisSession
 import TrellisTransport
 import TrellisWire
 

@@ -1,6 +1,7 @@
 import Foundation
 import TrellisHost
 import TrellisLog
+import TrellisSession
 
 /// Keeps a host's objects alive for the process's life, and ends it on SIGTERM/SIGINT
 /// after flushing the log — off the main thread, which may be waiting for a child

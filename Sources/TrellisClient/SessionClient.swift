@@ -1,8 +1,7 @@
 import Foundation
 import TrellisCanvas
-import TrellisCompositor
-import TrellisControllers
 import TrellisLog
+import TrellisSession
 import TrellisTransport
 import TrellisWire
 
@@ -72,7 +71,7 @@ public actor SessionClient {
         options.watchesHandshake = true
         do {
             link = try await Link.connect(
-                id: id, parent: Compositor.controlID, endpoint: try run.ipcEndpoint("control"), loop: loop, log: log,
+                id: id, parent: .control, endpoint: try run.ipcEndpoint("control"), loop: loop, log: log,
                 options: options)
         } catch {
             loop.shutdown()

@@ -2,7 +2,6 @@ import Foundation
 import Dispatch
 import Synchronization
 import TrellisCanvas
-import TrellisControllers
 import TrellisLog
 import TrellisTransport
 import TrellisWire
@@ -21,9 +20,8 @@ public final class Compositor {
     public let rootID: ControllerID
     public private(set) var tree: SurfaceTree
     public private(set) var screen: Surface
-    /// The non-size traits of the terminal.
-    public var environment = TraitCollection(
-        userInterfaceStyle: .dark, layoutDirection: .leftToRight, colorDepth: .trueColor, contentSizeCategory: .medium)
+    /// The non-size traits of the terminal (size classes come from the screen's size).
+    public var environment = Traits.terminalEnvironment
     /// Called with each newly composed screen.
     public var onScreen: (@MainActor (Surface) -> Void)?
 
@@ -54,8 +52,8 @@ public final class Compositor {
     public static let awaitTextLimit = 5.0
 
     /// The compositor's id on the hosts' links, and the control endpoint's.
-    public static let id: ControllerID = "compositor"
-    public static let controlID: ControllerID = "control"
+    public static let id: ControllerID = .compositor
+    public static let controlID: ControllerID = .control
 
     private init(rootID: ControllerID, size: Size, hosts: Link, control: Link, log: RoutingLog) {
         self.rootID = rootID
@@ -118,13 +116,9 @@ public final class Compositor {
         await control.close()
     }
 
-    public var traits: TraitCollection {
-        var t = environment
-        let classes = TraitCollection.sizeClasses(for: screen.size)
-        t.horizontalSizeClass = classes.horizontal
-        t.verticalSizeClass = classes.vertical
-        return t
-    }
+    /// What the root is sent: the terminal's environment at the screen's size, by the
+    /// same rule a window applies in one process.
+    public var traits: Traits { environment.onTerminal(columns: screen.size.width, rows: screen.size.height) }
 
     // MARK: Hosts
 
@@ -231,7 +225,7 @@ public final class Compositor {
     /// before the next is sent.
     private func bringUpRoot() async {
         let size = screen.size
-        _ = try? await hosts.request(.traits(traits.wire), to: rootID)
+        _ = try? await hosts.request(.traits(traits), to: rootID)
         _ = try? await hosts.request(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))), to: rootID)
         _ = try? await hosts.request(.appearance(Appearance(.willAppear, animated: false)), to: rootID)
         _ = try? await hosts.request(.appearance(Appearance(.didAppear, animated: false)), to: rootID)
@@ -244,7 +238,7 @@ public final class Compositor {
         screen = Surface(size: size)
         tree.invalidate()
         if rootIsUp {
-            _ = try? await hosts.request(.traits(traits.wire), to: rootID)
+            _ = try? await hosts.request(.traits(traits), to: rootID)
             _ = try? await hosts.request(.sizeTransition(SizeTransition(width: UInt32(size.width), height: UInt32(size.height))), to: rootID)
         }
         setNeedsCompose()

@@ -5,7 +5,6 @@ import Darwin
 #endif
 import Dispatch
 import TrellisCanvas
-import TrellisControllers
 import TrellisLog
 import TrellisTerminal
 import TrellisTransport

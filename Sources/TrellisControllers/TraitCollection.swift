@@ -32,12 +32,15 @@ public struct TraitCollection: Hashable, Sendable, CustomStringConvertible {
         self.contentSizeCategory = contentSizeCategory
     }
 
-    /// Terminal widths below 80 columns are compact, like an iPhone's width; 80 and
-    /// more are regular. Heights below 24 rows are compact. 80×24 is the terminal's
-    /// classic size, the smallest most full-screen programs are designed for, so
-    /// "regular" means "at least what a full-screen program expects". docs/LIFECYCLE.md.
+    /// The size classes of a terminal of `size` (the rule is the wire's,
+    /// `Traits.sizeClasses`, so the compositor applies the same one).
     public static func sizeClasses(for size: Size) -> (horizontal: SizeClass, vertical: SizeClass) {
-        (size.width < 80 ? .compact : .regular, size.height < 24 ? .compact : .regular)
+        Traits.sizeClasses(columns: size.width, rows: size.height)
+    }
+
+    /// This environment on a terminal of `size`: its size classes are the size's.
+    public func onTerminal(of size: Size) -> TraitCollection {
+        TraitCollection(wire.onTerminal(columns: size.width, rows: size.height))
     }
 
     /// The traits of a terminal of `size`, with the rest of the environment given.
@@ -45,11 +48,9 @@ public struct TraitCollection: Hashable, Sendable, CustomStringConvertible {
         size: Size, style: Style = .dark, direction: Direction = .leftToRight,
         colorDepth: ColorDepth = .trueColor, contentSize: ContentSize = .medium
     ) -> TraitCollection {
-        let classes = sizeClasses(for: size)
-        return TraitCollection(
-            horizontalSizeClass: classes.horizontal, verticalSizeClass: classes.vertical,
-            userInterfaceStyle: style, layoutDirection: direction, colorDepth: colorDepth,
-            contentSizeCategory: contentSize)
+        TraitCollection(
+            userInterfaceStyle: style, layoutDirection: direction, colorDepth: colorDepth, contentSizeCategory: contentSize
+        ).onTerminal(of: size)
     }
 
     /// `self` with every specified field of `override` replacing it.

@@ -15,8 +15,7 @@ public final class Window {
     public let rootView: View
     public private(set) var size: Size
     /// The non-size traits of the terminal (size classes come from `size`).
-    public var environment = TraitCollection(
-        userInterfaceStyle: .dark, layoutDirection: .leftToRight, colorDepth: .trueColor, contentSizeCategory: .medium)
+    public var environment = TraitCollection(.terminalEnvironment)
     public let animator = Animator()
     /// Every message the in-process tree delivers is logged here, as a link logs.
     public let log: RoutingLog
@@ -96,13 +95,7 @@ public final class Window {
     }
 
     /// The traits of the whole screen.
-    public var traits: TraitCollection {
-        let classes = TraitCollection.sizeClasses(for: size)
-        var t = environment
-        t.horizontalSizeClass = classes.horizontal
-        t.verticalSizeClass = classes.vertical
-        return t
-    }
+    public var traits: TraitCollection { environment.onTerminal(of: size) }
 
     /// A terminal resize: a size transition at the root (`viewWillTransition(to:with:)`
     /// down the tree), then the traits that follow from the size, then layout, then what

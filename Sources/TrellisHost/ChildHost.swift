@@ -38,7 +38,7 @@ public final class ChildHost {
     private var sizeTransition: TransitionCoordinator?
 
     /// The compositor's controller id on every link.
-    public static let compositorID: ControllerID = "compositor"
+    public static let compositorID: ControllerID = .compositor
 
     /// Connects `controller` to its parent `parent` at `endpoint`, and — when given and
     /// the parent is not the compositor itself — to the compositor at `compositor`, where

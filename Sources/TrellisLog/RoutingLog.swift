@@ -1,4 +1,5 @@
 import Foundation
+import TrellisSession
 import TrellisWire
 
 /// The routing log of one process: one JSON line per record, in

@@ -15,7 +15,7 @@ public struct BringUp: Sendable {
     public private(set) var rootComposed = false
     private let scene: Scene
     /// The `at` of the compositor's end of the hosts' links (a host's end is its own id).
-    private static let compositor = "compositor"
+    private static let compositor = ControllerID.compositor.rawValue
 
     public init(scene: Scene) {
         self.scene = scene

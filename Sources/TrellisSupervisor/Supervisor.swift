@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import TrellisClient
 import TrellisLog
+import TrellisSession
 import TrellisTerminal
 import TrellisTransport
 import TrellisWire
@@ -317,10 +317,8 @@ public final class Supervisor {
         stopReason = reason
         decide("stopping the tree" + (reason.map { ": \($0)" } ?? ""))
         writeState()
-        if processes["compositor"]?.isRunning == true,
-           let client = try? await SessionClient.attach(session: run.session, root: runRoot, timeout: .seconds(2)) {
-            do { try await client.disappear() } catch { decide("the tree did not disappear cleanly: \(error)") }
-            await client.close()
+        if processes["compositor"]?.isRunning == true, let why = await TreeDisappearance.request(run: run, log: log) {
+            decide("the tree did not disappear cleanly: \(why)")
         }
         for l in plan.reversed() { stopProcess(l.id, deliberately: true) }
         terminal?.giveBack()

@@ -1,3 +1,4 @@
+import CPlatform
 import CZeroMQ
 import Foundation
 import Synchronization

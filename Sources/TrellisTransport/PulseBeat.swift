@@ -1,4 +1,5 @@
 import TrellisLog
+import TrellisSession
 
 extension IOLoop {
     /// Beats `pulse` from this loop's thread every `Pulse.interval`, for as long as the
@@ -7,7 +8,7 @@ extension IOLoop {
     /// as it does the links' heartbeats, so a process waiting for a slow child still
     /// beats: it waits, it is not hung.
     public func beat(_ pulse: Pulse.Writer) {
-        pulse.beat()
+        pulse.beat(at: MonotonicClock.nanoseconds())
         schedule(afterNanoseconds: Pulse.interval.nanoseconds, duringWaits: true) { [weak self] in self?.beat(pulse) }
     }
 }

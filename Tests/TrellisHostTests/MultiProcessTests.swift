@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisCanvas
 import TrellisLog
+import TrellisSession
 import TrellisTransport
 import TrellisWire
 

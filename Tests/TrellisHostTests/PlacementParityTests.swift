@@ -5,6 +5,7 @@ import TrellisControllers
 import TrellisHost
 import TrellisLog
 import TrellisSeeds
+import TrellisSession
 import TrellisTransport
 import TrellisWire
 

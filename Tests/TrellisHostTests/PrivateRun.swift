@@ -1,5 +1,6 @@
 import Foundation
 import TrellisLog
+import TrellisSession
 import TrellisTransport
 
 /// A private run directory and routing log for a test that runs hosts in its own

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrellisLog
+import TrellisSession
 import TrellisTestSupport
 
 /// `trellis down` and `ps` act only on pids they verify (issue 19 finding 7): a pid in

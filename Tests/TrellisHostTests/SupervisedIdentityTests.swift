@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisClient
 import TrellisLog
+import TrellisSession
 import TrellisTransport
 import TrellisWire
 

@@ -3,6 +3,7 @@ import Testing
 import TrellisCanvas
 import TrellisClient
 import TrellisLog
+import TrellisSession
 
 /// What a newcomer does first, in a real terminal: `trellis up deploy/scenes/demo.yaml`
 /// in a tmux pane, a click on a tab written as the terminal writes it, Ctrl-C. The pane

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrellisLog
+import TrellisSession
 
 /// A private temporary root for run directories, removed afterwards.
 final class TemporaryRoot {
@@ -194,19 +195,5 @@ struct RoutingLogTests {
         log.close()
         log.record(sample(9))
         #expect(reader.readNew().isEmpty)
-    }
-
-    @Test("a run directory is created 0700, and one open to others is refused")
-    func privateRunDirectory() throws {
-        let root = TemporaryRoot()
-        let run = try RunDirectory.create(session: "priv", root: root.path)
-        var st = stat()
-        #expect(stat(run.path, &st) == 0)
-        #expect(st.st_mode & 0o777 == 0o700)
-        chmod(run.path, 0o755)
-        #expect(throws: RunDirectoryError.self) { try RunDirectory.create(session: "priv", root: root.path) }
-        #expect(throws: RunDirectoryError.invalidSession("../escape")) { try RunDirectory.create(session: "../escape", root: root.path) }
-        let long = try RunDirectory.create(session: String(repeating: "s", count: 64), root: root.path)
-        #expect(throws: RunDirectoryError.self) { try long.ipcEndpoint(String(repeating: "n", count: 40)) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TrellisLog
+import TrellisSession
 import TrellisTransport
 import TrellisWire
 

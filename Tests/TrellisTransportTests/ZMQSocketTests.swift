@@ -1,4 +1,5 @@
 import CZeroMQ
+import Foundation
 import Testing
 import TrellisTransport
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TrellisLog
+@testable import TrellisSession
 
 /// `session.json` is what `trellis ps`, `down` and clients read: a round trip keeps
 /// every field, and a damaged or missing file is an error that names the file.

@@ -41,9 +41,10 @@ public enum Pulse {
             guard fd >= 0 else { throw RunDirectoryError.cannotCreate(path, String(cString: strerror(errno))) }
         }
 
-        /// Records that the calling thread ran now.
-        public func beat() {
-            var now = MonotonicClock.nanoseconds()
+        /// Records that the calling thread ran at `now`, CLOCK_MONOTONIC nanoseconds
+        /// (`MonotonicClock`, the clock the supervisor reads beats against).
+        public func beat(at now: UInt64) {
+            var now = now
             _ = pwrite(fd, &now, 8, 0)
         }
 

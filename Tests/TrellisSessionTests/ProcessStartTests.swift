@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TrellisTestSupport
-@testable import TrellisLog
+@testable import TrellisSession
 
 /// Issue 19 finding 7: `trellis down` signalled whatever pid `session.json` named — a
 /// dead supervisor's reused pid, a file in a directory others could write. A pid is now

@@ -1,0 +1,55 @@
+import HeapModule
+import TrellisLog
+
+// Sources and timers (loop thread only): the descriptors a loop polls and what runs
+// when they are readable, and the timers it fires between passes.
+extension IOLoop {
+    /// Watches a descriptor. `onReadable` runs when `poll(2)` reports `fd`
+    /// readable, and whenever `isReady` says so.
+    ///
+    /// `isReady` is asked before every sleep. It exists for edge-triggered
+    /// descriptors such as `ZMQ_FD`: it must return true if input is waiting that
+    /// the descriptor will not announce, and when it returns false the descriptor
+    /// must be armed. It is asked often, so it should answer without a system call
+    /// when nothing has touched the source since it last said false.
+    /// `onLoopStop` runs if the loop stops while the source is still registered.
+    /// A source is read inside a nested `run(until:)` too: what it reads is the
+    /// transport's to handle, and what it hands on for later must be queued.
+    public func addSource(
+        fd: Int32, isReady: @escaping () -> Bool = { false }, onReadable: @escaping () -> Void,
+        onLoopStop: @escaping () -> Void = {}
+    ) -> Int {
+        confined.nextSourceID += 1
+        let id = confined.nextSourceID
+        confined.sources.append(Source(id: id, fd: fd, isReady: isReady, onReadable: onReadable, onLoopStop: onLoopStop))
+        return id
+    }
+
+    public func removeSource(_ id: Int) {
+        confined.sources.removeAll { $0.id == id }
+    }
+
+    /// Runs `action` on the loop after `nanoseconds`. Returns an id for `cancelTimer`.
+    /// `duringWaits`: fires inside a nested `run(until:)` too — for the transport's
+    /// liveness (heartbeats, request deadlines, the pulse), which must go on while a
+    /// process waits for an answer; never for an application's work.
+    @discardableResult
+    public func schedule(
+        afterNanoseconds nanoseconds: UInt64, duringWaits: Bool = false, _ action: @escaping () -> Void
+    ) -> UInt64 {
+        confined.nextTimerID += 1
+        let id = confined.nextTimerID
+        confined.timers.insert(Timer(
+            deadline: MonotonicClock.nanoseconds() &+ nanoseconds, id: id, duringWaits: duringWaits, action: action))
+        return id
+    }
+
+    /// The monotonic time at which the loop began its current pass or woke from
+    /// `poll`: for bookkeeping that tolerates being one pass late (when a peer was
+    /// last heard from), without a clock read per message. Loop thread only.
+    public var passTime: UInt64 { confined.passStart }
+
+    public func cancelTimer(_ id: UInt64) {
+        confined.cancelledTimers.insert(id)
+    }
+}

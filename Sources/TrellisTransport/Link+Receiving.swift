@@ -1,0 +1,193 @@
+import CZeroMQ
+import TrellisLog
+import TrellisWire
+
+// Receiving: what the socket (or a same-process link) brings is decoded, checked
+// against who may speak, and accepted, taken as an answer, or rejected — each a log line.
+extension Link {
+    func drainSocket() {
+        var handled = 0
+        while handled < options.receiveBatch {
+            // Asked again for every message: a handler may have closed this link.
+            guard let socket else { return }
+            let received: Received?
+            do {
+                received = try socket.receive { decode($0) }
+            } catch {
+                logEvent("receive failed: \(error)")
+                return
+            }
+            guard let received else { return }
+            handled += 1
+            resumedWaiter = false
+            // Dispatched once the frames are let go: a handler may run a nested loop
+            // that receives again.
+            switch received {
+            case .message(let envelope, let bytes): accept(envelope, bytes: bytes, via: via)
+            case .rejected(let rejection, let routingID, let bytes): reject(rejection, routingID: routingID, bytes: bytes, via: via)
+            }
+            // A waiting request was answered, or the handler queued the message's
+            // handling on the loop (a host hands it to the main actor): let the loop
+            // run that now rather than after one more receive, which in libzmq costs
+            // system calls even when nothing is waiting. The socket is left
+            // unsettled, so the loop asks it again (ZMQ_EVENTS) before it sleeps.
+            if resumedWaiter || (!options.readsAhead && loop.hasQueuedWork) { return }
+        }
+    }
+
+    /// A message received: decoded, or why not.
+    private enum Received {
+        case message(Envelope, bytes: Int)
+        /// `routingID`: on a parent end, the connection's, which names the sender.
+        case rejected(Rejection, routingID: [UInt8]?, bytes: Int)
+    }
+
+    /// Decodes a message where the socket received it.
+    private func decode(_ frames: ReceivedFrames) -> Received {
+        let first = role == .parent ? 1 : 0
+        let bytes = frames.byteCount
+        // On a parent end, the routing id ROUTER put first names the sender.
+        let routingID = role == .parent ? frames[0] : nil
+        do throws(Rejection) {
+            let expected = WireCodec.frameCount + first
+            guard frames.count == expected else {
+                throw Rejection(.malformedFrames, "expected \(expected) frames, got \(frames.count)")
+            }
+            let envelope = try WireCodec.decode(
+                delimiter: frames[first], protocolFrame: frames[first + 1], header: frames[first + 2],
+                body: frames[first + 3], ids: &knownIDs)
+            if let routingID, !envelope.source.rawValue.utf8.elementsEqual(routingID) {
+                throw Rejection(
+                    .malformedHeader,
+                    "source \(envelope.source) is not the connection's routing id \(ControllerID(bytes: routingID)?.rawValue ?? "(binary)")",
+                    header: WireHeader(envelope))
+            }
+            if routingID != nil, let why = refusal(of: envelope.source) {
+                throw Rejection(.refusedID, why, header: WireHeader(envelope))
+            }
+            // The routing id is the sender's claim; the key its connection was admitted
+            // with is proof. A child with a key of its own may still claim another's id.
+            if zapDomain != nil {
+                // Not the routing-id frame: ROUTER makes that one itself, and one it made
+                // ahead (while ZMQ_EVENTS was asked) carries no properties in libzmq 4.3.
+                let user = frames.property("User-Id", ofFrame: first + 2)
+                guard user == envelope.source.rawValue else {
+                    throw Rejection(
+                        .refusedID, "source \(envelope.source) is not the id this connection's key was issued for (\(user ?? "none"))",
+                        header: WireHeader(envelope))
+                }
+            }
+            return .message(envelope, bytes: bytes)
+        } catch {
+            return .rejected(error, routingID: routingID.map { Array($0) }, bytes: bytes)
+        }
+    }
+
+    /// Why `peer` may not speak to this parent end, if it may not (`LinkOptions.refusal`).
+    private func refusal(of peer: ControllerID) -> String? {
+        guard let refusal = options.refusal else { return nil }
+        return refusal(peer)
+    }
+
+    func receiveLocal(_ e: Envelope, from link: Link) {
+        guard !closed else { return }
+        if role == .parent, let why = refusal(of: e.source) {
+            record(e, outcome: .rejected, bytes: 0, via: "local", reason: "refused-id: \(why)")
+            if e.kind != .error {
+                _ = try? send(.error(WireError(.refusedID, why)), to: e.source, trace: e.trace, correlation: e.sequence)
+            }
+            return
+        }
+        if role == .parent && localChildren[e.source] == nil { localChildren[e.source] = link }
+        accept(e, bytes: 0, via: "local")
+    }
+
+    func attachLocal(_ child: Link) {
+        localChildren[child.id] = child
+    }
+
+    /// A decoded, well-formed message.
+    private func accept(_ e: Envelope, bytes: Int, via: String) {
+        let wasConnected = heard(from: e.source)
+        switch e.message {
+        case .hello(let hello):
+            record(e, outcome: .received, bytes: bytes, via: via)
+            _ = try? send(.ack, to: e.source, trace: e.trace, correlation: e.sequence)
+            // A restarted peer can say hello before its old process's heartbeats are
+            // missed: without this, its parent would never know to bring it up again.
+            if wasConnected, let old = peers[e.source]?.pid, old != hello.pid {
+                let why = "restarted (pid \(old) → \(hello.pid))"
+                logEvent("peer \(e.source) \(why)", peer: e.source)
+                failRequests(to: e.source, why)
+                onPeer(.lost(e.source))
+                onPeer(.connected(e.source))
+            }
+            peers[e.source]?.pid = hello.pid
+        case .heartbeat:
+            record(e, outcome: .received, bytes: bytes, via: via)
+        case .ack, .reply, .error:
+            answer(e, bytes: bytes, via: via)
+        default:
+            guard e.target == id else {
+                let text = "target \(e.target) is not served here (this end is \(id))"
+                record(e, outcome: .rejected, bytes: bytes, via: via, reason: "unknown-target: \(text)")
+                _ = try? send(.error(WireError(.unknownTarget, text)), to: e.source, trace: e.trace, correlation: e.sequence)
+                return
+            }
+            record(e, outcome: .delivered, bytes: bytes, via: via)
+            if onMessage(e, self) == .handled && e.kind != .request { acknowledge(e) }
+        }
+    }
+
+    /// An ack, reply or error: the answer to something this end sent.
+    private func answer(_ e: Envelope, bytes: Int, via: String) {
+        let reason: String? = if case .error(let err) = e.message { "\(err)" } else { nil }
+        guard let waiting = pending.removeValue(forKey: e.correlation) else {
+            record(e, outcome: e.kind == .error ? .received : .dropped, bytes: bytes, via: via,
+                   reason: reason ?? "answers #\(e.correlation), which nothing is waiting for")
+            return
+        }
+        record(e, outcome: .received, bytes: bytes, via: via, reason: reason)
+        guard case .request(_, _, _, let waiter) = waiting else {
+            if case .error(let err) = e.message { helloAnswer = .refused(err) } else { helloAnswer = .accepted }
+            return
+        }
+        resumedWaiter = true
+        if case .error(let err) = e.message {
+            waiter.resume(.failure(.rejected(err)))
+        } else {
+            waiter.resume(.success(e))
+        }
+    }
+
+    private func reject(_ r: Rejection, routingID: [UInt8]?, bytes: Int, via: String) {
+        let sender = routingID.flatMap { ControllerID(bytes: $0) }
+        let header = r.header
+        let kindName = header.map { MessageKind(rawValue: $0.kind)?.name ?? "kind-\($0.kind)" } ?? "?"
+        let source = header?.source.rawValue ?? sender?.rawValue ?? "-"
+        record(
+            RoutingRecord(
+                host: log.host, at: id.rawValue, source: source, target: header?.target.rawValue ?? "-", kind: kindName,
+                sequence: header?.sequence ?? 0, trace: header?.trace ?? 0, bytes: bytes, outcome: .rejected, via: via,
+                reason: "\(r.error)"))
+        // Never answer an error with an error: two confused peers would ping-pong forever.
+        // On a parent end the routing id, not the header's claim, says who sent it.
+        if header?.kind == MessageKind.error.rawValue { return }
+        sequence += 1
+        let reply = Envelope(
+            sequence: sequence, trace: header?.trace ?? 0, correlation: header?.sequence ?? 0, source: id,
+            target: sender ?? header?.source ?? Self.unknownPeer, message: .error(r.error))
+        guard let socket else { return }
+        let bytes = encodeOutgoing(reply) + (routingID?.count ?? 0)
+        do {
+            if let routingID { try socket.send(frame: routingID, more: true) }
+            try sendOutgoing(on: socket)
+            record(reply, outcome: .sent, bytes: bytes)
+        } catch {
+            record(reply, outcome: .dropped, bytes: 0, reason: "\(error)")
+        }
+    }
+
+    /// The target of an error reply to a sender that could not be identified.
+    public static let unknownPeer: ControllerID = .unknown
+}
