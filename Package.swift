@@ -27,10 +27,10 @@
 //   TrellisClient     test clients: attach to a running session, drive it, read its screen and log
 //                     (over a link; neither the compositor nor the controllers are linked in)
 //   TrellisSeeds      the seeds app's controllers (the demo, the parity tests)
+//   Benchmarks/TrellisBenchmarks  the benchmarks: each measured beside its baseline (`trellis bench NAME`)
 //   Services/trellis-app  the seeds app's binary: TrellisApp with the seeds' classes
 //   Services/trellis-compositor  the render server process
 //   Services/trellis  the command-line tool (up, down, ps, tree, screen, tap, wait, logs, trace, peer, …)
-//   Benchmarks/TrellisBenchmarks  the benchmarks: each measured beside its baseline (`trellis bench NAME`)
 import PackageDescription
 
 let package = Package(

@@ -306,6 +306,18 @@ public final class Compositor {
 
     // MARK: Control clients
 
+    /// Asks the root request `name` and hands its reply to a client's `answer`.
+    private func askRoot(_ name: String, answer: @escaping @Sendable (Reply?) -> Void) {
+        Task {
+            guard rootIsUp, let e = try? await hosts.request(.request(Request(name: name)), to: rootID),
+                  case .reply(let reply) = e.message else {
+                answer(Reply(status: .failed, payload: Array("the root controller is not connected".utf8)))
+                return
+            }
+            answer(reply)
+        }
+    }
+
     private func fromClient(_ e: Envelope) {
         let control = self.control
         @Sendable func answer(_ reply: Reply?) {
@@ -363,25 +375,11 @@ public final class Compositor {
             }
         case .request(let r) where r.name == "tree":
             // The root describes its process and asks its children's processes in turn.
-            Task {
-                guard rootIsUp, let e = try? await hosts.request(.request(Request(name: "describe")), to: rootID),
-                      case .reply(let reply) = e.message else {
-                    answer(Reply(status: .failed, payload: Array("the root controller is not connected".utf8)))
-                    return
-                }
-                answer(reply)
-            }
+            askRoot("describe", answer: answer)
         case .request(let r) where r.name == "keys":
             // The root lists its commands from the focus up, asking the child whose tree
             // holds focus for its own first (`trellis keys`).
-            Task {
-                guard rootIsUp, let e = try? await hosts.request(.request(Request(name: "key-commands")), to: rootID),
-                      case .reply(let reply) = e.message else {
-                    answer(Reply(status: .failed, payload: Array("the root controller is not connected".utf8)))
-                    return
-                }
-                answer(reply)
-            }
+            askRoot("key-commands", answer: answer)
         case .request(let r) where r.name == "await-text":
             // Texts separated by NUL, which no screen holds; all must be shown at once.
             let texts = r.payload.split(separator: 0, omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
