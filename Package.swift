@@ -120,8 +120,8 @@ let package = Package(
             name: "TrellisBenchmarks",
             dependencies: [
                 "CZeroMQ", "CPlatform", "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport", "TrellisLayout",
-                "TrellisCanvas", "TrellisTerminal", "TrellisViews", "TrellisControllers", "TrellisCompositor", "TrellisClient",
-                "TrellisSeeds",
+                "TrellisCanvas", "TrellisTerminal", "TrellisViews", "TrellisControllers", "TrellisHost", "TrellisCompositor",
+                "TrellisClient", "TrellisSeeds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/TrellisBenchmarks"

@@ -3,6 +3,7 @@ import Foundation
 import TrellisCanvas
 import TrellisControllers
 import TrellisLog
+import TrellisTransport
 import TrellisViews
 
 /// `trellis bench tree`: one in-process tree of 10,000 controllers — created, appeared,
@@ -21,22 +22,69 @@ struct TreeBench: AsyncParsableCommand {
             (horizontal size class regular <-> compact: one trait change reaching every \
             controller). Callback counts are checked against the controller count. The \
             baseline builds the same shape from plain objects with the same weak parent and \
-            child-array links, alternating with the controllers so drift hits both alike.
+            child-array links, alternating with the controllers so drift hits both alike. \
+            Then the actor placement beside the inline one: a root with --actor-children \
+            children of the same controller class, each hosted as an actor child (a ChildHost \
+            of its own, reached over an inproc link with a process child's messages) and, \
+            alternating, the same children inline; the same steps timed, and the memory of one \
+            child of each.
             """
     )
 
     @Option(help: "Controllers in the tree.") var count = 10_000
     @Option(help: "Children per controller (10 gives 10,000 controllers in 5 levels).") var fanout = 10
     @Option(help: "Timed repetitions; medians are reported.") var repetitions = 7
+    @Option(help: "Children of the flat tree timed with actor children beside inline ones (0: none).") var actorChildren = 100
 
     func validate() throws {
         guard count >= 2 else { throw ValidationError("--count must be at least 2") }
         guard fanout >= 1 else { throw ValidationError("--fanout must be at least 1") }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        guard actorChildren >= 0 else { throw ValidationError("--actor-children must not be negative") }
     }
 
+    @MainActor
     func run() async throws {
-        try await TreeWorkload(count: count, fanout: fanout).run(repetitions: repetitions)
+        var line = "bench=tree " + (try TreeWorkload(count: count, fanout: fanout).run(repetitions: repetitions))
+        if actorChildren > 0 { line += " " + (try await actorFigures()) }
+        print(line)
+    }
+
+    /// The actor placement beside the inline one (issue 20), in a flat tree of
+    /// `actorChildren`; its figures for the last line.
+    @MainActor
+    func actorFigures() async throws -> String {
+        print("actor placement: a root with \(actorChildren) children, each the same controller, hosted as actor children "
+            + "(a ChildHost each, over an inproc link) beside the same children inline; \(repetitions) repetitions, medians")
+        let run = try RunDirectory.create(session: "bench-tree-\(getpid())")
+        defer { try? FileManager.default.removeItem(atPath: run.path) }
+        let log = try RoutingLog(directory: run.logs, host: "bench-tree")
+        let loop = IOLoop(mainQueueNamed: "bench-tree")
+        defer {
+            log.close()
+            loop.shutdown()
+        }
+        let (inline, actor) = try await TreeActorWorkload(children: actorChildren, loop: loop, log: log).run(repetitions: repetitions)
+        let n = Double(actorChildren)
+        print("  step                                        actor ms    us/child    inline ms   us/child    ratio")
+        for (name, a, i) in [
+            ("create (host, addChild, view, didMove)", actor.create, inline.create),
+            ("window takes the root (first traits)", actor.attach, inline.attach),
+            ("appear (makeKeyAndVisible)", actor.appear, inline.appear),
+            ("trait change (resize 120<->60 columns)", actor.traits, inline.traits),
+        ] {
+            print("  \(name.padding(toLength: 44, withPad: " ", startingAt: 0))\(figure(a, 2).padded(8))  \(figure(a * 1e3 / n, 1).padded(10))"
+                + "  \(figure(i, 3).padded(10))  \(figure(i * 1e3 / n, 2).padded(8))  \(figure(a / i, 1).padded(7))")
+        }
+        let bytes = { (b: Double?) in b.map { figure($0, 0) } ?? "n/a" }
+        print("  memory: \(bytes(actor.bytesPerChild)) bytes per actor child (its controller, views, ChildHost, window, links), "
+            + "\(bytes(inline.bytesPerChild)) per inline child")
+        return "actor_children=\(actorChildren) actor_create_ms=\(figure(actor.create, 2)) actor_attach_ms=\(figure(actor.attach, 2)) "
+            + "actor_appear_ms=\(figure(actor.appear, 2)) actor_traits_ms=\(figure(actor.traits, 2)) "
+            + "actor_bytes_per_child=\(bytes(actor.bytesPerChild)) actor_inline_create_ms=\(figure(inline.create, 3)) "
+            + "actor_inline_appear_ms=\(figure(inline.appear, 3)) actor_inline_traits_ms=\(figure(inline.traits, 3)) "
+            + "actor_inline_bytes_per_child=\(bytes(inline.bytesPerChild)) actor_create_ratio=\(figure(actor.create / inline.create, 1)) "
+            + "actor_appear_ratio=\(figure(actor.appear / inline.appear, 1)) actor_traits_ratio=\(figure(actor.traits / inline.traits, 1))"
     }
 }
 
@@ -183,7 +231,8 @@ struct TreeWorkload {
         }
     }
 
-    func run(repetitions: Int) throws {
+    /// Prints the tree's table and returns its figures for the last line.
+    func run(repetitions: Int) throws -> String {
         print("tree benchmark: \(count) controllers, fanout \(fanout), \(levels) levels, each a View with a Label; "
             + "\(repetitions) repetitions, medians")
 
@@ -245,8 +294,8 @@ struct TreeWorkload {
             + "\(mb(rssTree)) MB with the appeared controller tree too; peak \(mb(peakRSS)) MB")
         print("  \(perController.map { figure($0, 0) } ?? "n/a") bytes per controller (controller, view, label, links, traits, "
             + "layout state); bare tree \(perBareNode.map { figure($0, 0) } ?? "n/a") bytes per node")
-        print(
-            "bench=tree controllers=\(count) fanout=\(fanout) create_ms=\(figure(create, 2)) attach_ms=\(figure(attach, 2)) "
+        return (
+            "controllers=\(count) fanout=\(fanout) create_ms=\(figure(create, 2)) attach_ms=\(figure(attach, 2)) "
                 + "appear_ms=\(figure(appear, 2)) traits_ms=\(figure(traits, 2)) peak_rss_mb=\(mb(peakRSS)) "
                 + "bytes_per_controller=\(perController.map { figure($0, 0) } ?? "n/a") "
                 + "baseline_create_ms=\(figure(baseCreate, 3)) baseline_visit_ms=\(figure(baseVisit, 3)) "

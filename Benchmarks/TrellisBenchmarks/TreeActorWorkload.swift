@@ -1,0 +1,129 @@
+import Foundation
+import TrellisCanvas
+import TrellisControllers
+import TrellisHost
+import TrellisLog
+import TrellisTransport
+import TrellisViews
+import TrellisWire
+
+/// The actor placement's part of `trellis bench tree` (issue 20): one root with `children`
+/// children, each the same `TreeBenchController` as the big tree's, hosted as actor
+/// children (`ActorChildren`: a `ChildHost` each, reached over an `inproc://` link with a
+/// process child's messages) — beside the same root with the same children inline,
+/// alternating in the same run. A flat tree, so that every figure divided by `children`
+/// is what one actor child costs its parent over one inline child: each step of an actor
+/// child is messages and a wait, where an inline child's is a call (docs/BENCHMARKS.md).
+@MainActor
+struct TreeActorWorkload {
+    let children: Int
+    /// Serves the main actor, as a host's main-thread loop does: the parent's calls to an
+    /// actor child wait by running it (`Switchboard`).
+    let loop: IOLoop
+    let log: RoutingLog
+    static let rootID: ControllerID = "Root"
+
+    struct Sample {
+        var create: UInt64 = 0, attach: UInt64 = 0, appear: UInt64 = 0, traits: [UInt64] = []
+    }
+
+    /// One flat tree, inline or with actor children, built, attached, appeared and changed
+    /// twice, each step timed and its callbacks counted. Returns what keeps it alive.
+    func cycle(actor: Bool, children: Int? = nil, _ sample: inout Sample) async throws -> (Window, ActorChildren?) {
+        let children = children ?? self.children
+        // Binding the parent end is once per parent in a process, not per child: not timed.
+        let actors = actor ? try await ActorChildren.bind(parent: Self.rootID, loop: loop, log: log, compositor: nil) : nil
+        let root = TreeBenchController(id: Self.rootID)
+        var t0 = MonotonicClock.nanoseconds()
+        root.loadViewIfNeeded()
+        for i in 1...children {
+            let controller = TreeBenchController(id: ControllerID("C\(i)")!)
+            let child: ViewController = actors.map { $0.host(controller) } ?? controller
+            root.addChild(child)
+            root.view.addSubview(child.view)
+            child.view.frame = Rect(x: 0, y: i % 40, width: 24, height: 2)
+            child.didMove(toParent: root)
+        }
+        sample.create = MonotonicClock.nanoseconds() - t0
+        if let actors {
+            for i in 1...children where await !actors.children.link.connectedPeers.contains(ControllerID("C\(i)")!) {
+                throw BenchError("actor child C\(i) did not connect to its parent")
+            }
+        }
+
+        let window = Window(size: TreeWorkload.wide)
+        TreeBenchController.resetCounts()
+        t0 = MonotonicClock.nanoseconds()
+        window.rootViewController = root
+        sample.attach = MonotonicClock.nanoseconds() - t0
+        try expect("traitCollectionDidChange when the window took the root", TreeBenchController.traitChanges, children, actor)
+
+        TreeBenchController.resetCounts()
+        t0 = MonotonicClock.nanoseconds()
+        window.makeKeyAndVisible()
+        sample.appear = MonotonicClock.nanoseconds() - t0
+        try expect("viewWillAppear", TreeBenchController.willAppear, children, actor)
+        try expect("viewDidAppear", TreeBenchController.didAppear, children, actor)
+
+        sample.traits = []
+        for size in [TreeWorkload.narrow, TreeWorkload.wide] {
+            TreeBenchController.resetCounts()
+            t0 = MonotonicClock.nanoseconds()
+            window.resize(to: size)
+            sample.traits.append(MonotonicClock.nanoseconds() - t0)
+            try expect("traitCollectionDidChange on resize to \(size.width) columns", TreeBenchController.traitChanges, children, actor)
+        }
+        return (window, actors)
+    }
+
+    /// Every controller — the root and each child, wherever it runs — saw the callback once.
+    func expect(_ what: String, _ calls: Int, _ children: Int, _ actor: Bool) throws {
+        guard calls == children + 1 else {
+            throw BenchError("\(actor ? "actor" : "inline") children: \(what): \(calls) calls for \(children + 1) controllers")
+        }
+    }
+
+    struct Figures {
+        var create = 0.0, attach = 0.0, appear = 0.0, traits = 0.0
+        var bytesPerChild: Double?
+    }
+
+    /// Medians over `repetitions` of each placement, alternating; the memory of one child
+    /// of each as resident-set growth of the first full trees, both kept alive. Before
+    /// them one actor child comes and goes, so what a process pays once for any link (the
+    /// libzmq context, its I/O thread, the routing log's writer) is not put on the children.
+    func run(repetitions: Int) async throws -> (inline: Figures, actor: Figures) {
+        var warm = Sample()
+        let once = try await cycle(actor: true, children: 1, &warm)
+        await once.1?.close()
+        withExtendedLifetime(once.0) {}
+        let before = ProcessMemory.status("VmRSS")
+        var inlineTree: (Window, ActorChildren?)? = try await cycle(actor: false, &warm)
+        let withInline = ProcessMemory.status("VmRSS")
+        var actorTree: (Window, ActorChildren?)? = try await cycle(actor: true, &warm)
+        let withActors = ProcessMemory.status("VmRSS")
+        await actorTree?.1?.close()
+        withExtendedLifetime(inlineTree) {}
+        (inlineTree, actorTree) = (nil, nil)
+
+        var samples: [Bool: [Sample]] = [false: [], true: []]
+        for _ in 0..<repetitions {
+            for actor in [false, true] {
+                var s = Sample()
+                let tree = try await cycle(actor: actor, &s)
+                await tree.1?.close()
+                withExtendedLifetime(tree.0) {}
+                samples[actor]!.append(s)
+            }
+        }
+        func figures(_ s: [Sample], memory: Double?) -> Figures {
+            Figures(
+                create: Percentiles(s.map(\.create)).p50 / 1e6, attach: Percentiles(s.map(\.attach)).p50 / 1e6,
+                appear: Percentiles(s.map(\.appear)).p50 / 1e6, traits: Percentiles(s.flatMap(\.traits)).p50 / 1e6,
+                bytesPerChild: memory)
+        }
+        return (
+            figures(samples[false]!, memory: ProcessMemory.growth(from: before, to: withInline, per: children)),
+            figures(samples[true]!, memory: ProcessMemory.growth(from: withInline, to: withActors, per: children)))
+    }
+}
