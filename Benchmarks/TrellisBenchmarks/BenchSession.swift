@@ -113,8 +113,24 @@ final class BenchSession {
     /// script over the kept run directory, TRELLIS_KEEP_RUN=1) shows where its time went.
     @discardableResult
     func touch(_ phase: TouchInput.Phase, x: Int32, y: Int32) async throws -> UInt64 {
+        try await input(.touch(TouchInput(phase: phase, tapCount: 1, pointer: 0, x: x, y: y, timestamp: 0))).sentAt
+    }
+
+    /// A key, as the terminal would deliver it, through the control endpoint; timed as
+    /// `touch` is. A key nothing handled is an error: the benchmark's key must land.
+    @discardableResult
+    func key(_ press: KeyPress) async throws -> UInt64 {
+        let (sentAt, answer) = try await input(.key(press))
+        if case .reply(let r) = answer.message, r.status != .ok {
+            throw BenchError("key \(press): \(r.status): \(String(decoding: r.payload, as: UTF8.self))")
+        }
+        return sentAt
+    }
+
+    /// Sends input to the control endpoint with a trace id of its own; returns when the
+    /// root has answered, with the time read on the client link's thread just before the send.
+    private func input(_ message: Message) async throws -> (sentAt: UInt64, answer: Envelope) {
         guard let client else { throw BenchError("not connected") }
-        let message = Message.touch(TouchInput(phase: phase, tapCount: 1, pointer: 0, x: x, y: y, timestamp: 0))
         let trace = UInt64.random(in: 1...UInt64.max)
         let (sentAt, answer) = await withCheckedContinuation { (c: CheckedContinuation<(UInt64, Result<Envelope, LinkError>), Never>) in
             client.run { link in
@@ -122,8 +138,7 @@ final class BenchSession {
                 link.request(message, trace: trace) { c.resume(returning: (sentAt, $0)) }
             }
         }
-        _ = try answer.get()
-        return sentAt
+        return (sentAt, try answer.get())
     }
 
     /// Process ids of what this session started (for /proc readings).

@@ -3,7 +3,7 @@ import TrellisControllers
 import TrellisViews
 import TrellisWire
 
-// Controllers for `trellis bench latency` and `trellis bench scale`: the smallest trees
+// Controllers for `trellis bench latency`, `keys` and `scale`: the smallest trees
 // that exercise what those benchmarks time, each level meant to run in its own process.
 
 /// A container with one child, asked of `registry` by class name — which is where the
@@ -64,6 +64,20 @@ public final class TapLeaf: ViewController {
 
     /// The rest of the tap is handled here too, so nothing travels back up the chain.
     public override func touchesEnded(_ touches: Set<Touch>) {}
+}
+
+/// The leaf of `trellis bench keys`: one text field on its first row, which a click
+/// focuses and typing edits. Empty, it shows its placeholder, which no typed text is.
+@MainActor
+public final class KeyLeaf: ViewController {
+    nonisolated public static let placeholder = "[type here]"
+    public let field = TextField(placeholder: KeyLeaf.placeholder)
+
+    public override func viewDidLoad() {
+        super.viewDidLoad()
+        field.frame = Rect(x: 0, y: 0, width: 30, height: 1)
+        view.addSubview(field)
+    }
 }
 
 /// A container of `ScaleGrid.children` children of class `ScaleTile`, laid out in an

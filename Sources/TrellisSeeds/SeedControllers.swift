@@ -26,7 +26,7 @@ public enum SeedControllers {
         registry.register("ParityList") { id in ParityList(id: id) }
 
         // The benchmarks' trees (BenchControllers.swift): root → middle → leaf for latency,
-        // a grid of tiles for scale.
+        // the same with a text field for keys, a grid of tiles for scale.
         registry.register("TapRoot") { [unowned registry] id in
             TapRelay(registry: registry, id: id ?? "Root", childClass: "TapMiddle", childID: "Middle")
         }
@@ -34,6 +34,14 @@ public enum SeedControllers {
             TapRelay(registry: registry, id: id ?? "Middle", childClass: "TapLeaf", childID: "Leaf")
         }
         registry.register("TapLeaf") { id in TapLeaf(id: id ?? "Leaf") }
+        // The same relays with a text field at the bottom, for keys.
+        registry.register("KeyRoot") { [unowned registry] id in
+            TapRelay(registry: registry, id: id ?? "Root", childClass: "KeyMiddle", childID: "Middle")
+        }
+        registry.register("KeyMiddle") { [unowned registry] id in
+            TapRelay(registry: registry, id: id ?? "Middle", childClass: "KeyLeaf", childID: "Leaf")
+        }
+        registry.register("KeyLeaf") { id in KeyLeaf(id: id ?? "Leaf") }
         registry.register("ScaleGrid") { [unowned registry] id in ScaleGrid(registry: registry, id: id ?? "Grid") }
         registry.register("ScaleTile") { id in ScaleTile(id: id) }
 
