@@ -88,24 +88,31 @@ struct TreeActorWorkload {
         var bytesPerChild: Double?
     }
 
-    /// Medians over `repetitions` of each placement, alternating; the memory of one child
-    /// of each as resident-set growth of the first full trees, both kept alive. Before
-    /// them one actor child comes and goes, so what a process pays once for any link (the
-    /// libzmq context, its I/O thread, the routing log's writer) is not put on the children.
-    func run(repetitions: Int) async throws -> (inline: Figures, actor: Figures) {
+    /// The memory of one child of each placement: resident-set growth with a tree of
+    /// each built and appeared, both alive. Weighed on a heap nothing has freed into yet
+    /// (`trellis bench tree` runs this part in a process of its own): growth over
+    /// reused memory would say nothing. One actor child comes and goes first, so what a
+    /// process pays once for any link (the libzmq context and its I/O thread, the routing
+    /// log's writer) is not put on the children.
+    func weigh() async throws -> (inline: Double?, actor: Double?) {
         var warm = Sample()
         let once = try await cycle(actor: true, children: 1, &warm)
         await once.1?.close()
         withExtendedLifetime(once.0) {}
         let before = ProcessMemory.status("VmRSS")
-        var inlineTree: (Window, ActorChildren?)? = try await cycle(actor: false, &warm)
+        let inlineTree = try await cycle(actor: false, &warm)
         let withInline = ProcessMemory.status("VmRSS")
-        var actorTree: (Window, ActorChildren?)? = try await cycle(actor: true, &warm)
+        let actorTree = try await cycle(actor: true, &warm)
         let withActors = ProcessMemory.status("VmRSS")
-        await actorTree?.1?.close()
-        withExtendedLifetime(inlineTree) {}
-        (inlineTree, actorTree) = (nil, nil)
+        await actorTree.1?.close()
+        withExtendedLifetime((inlineTree, actorTree)) {}
+        return (
+            ProcessMemory.growth(from: before, to: withInline, per: children),
+            ProcessMemory.growth(from: withInline, to: withActors, per: children))
+    }
 
+    /// Medians over `repetitions` of each placement, alternating, with the memory `weigh` found.
+    func run(repetitions: Int, memory: (inline: Double?, actor: Double?)) async throws -> (inline: Figures, actor: Figures) {
         var samples: [Bool: [Sample]] = [false: [], true: []]
         for _ in 0..<repetitions {
             for actor in [false, true] {
@@ -123,7 +130,6 @@ struct TreeActorWorkload {
                 bytesPerChild: memory)
         }
         return (
-            figures(samples[false]!, memory: ProcessMemory.growth(from: before, to: withInline, per: children)),
-            figures(samples[true]!, memory: ProcessMemory.growth(from: withInline, to: withActors, per: children)))
+            figures(samples[false]!, memory: memory.inline), figures(samples[true]!, memory: memory.actor))
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import TrellisCanvas
 import TrellisControllers
 import TrellisLog
-import TrellisTransport
 import TrellisViews
 
 /// `trellis bench tree`: one in-process tree of 10,000 controllers — created, appeared,
@@ -46,45 +45,29 @@ struct TreeBench: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         var line = "bench=tree " + (try TreeWorkload(count: count, fanout: fanout).run(repetitions: repetitions))
-        if actorChildren > 0 { line += " " + (try await actorFigures()) }
+        if actorChildren > 0 { line += " " + (try actorFigures()) }
         print(line)
     }
 
-    /// The actor placement beside the inline one (issue 20), in a flat tree of
-    /// `actorChildren`; its figures for the last line.
-    @MainActor
-    func actorFigures() async throws -> String {
-        print("actor placement: a root with \(actorChildren) children, each the same controller, hosted as actor children "
-            + "(a ChildHost each, over an inproc link) beside the same children inline; \(repetitions) repetitions, medians")
-        let run = try RunDirectory.create(session: "bench-tree-\(getpid())")
-        defer { try? FileManager.default.removeItem(atPath: run.path) }
-        let log = try RoutingLog(directory: run.logs, host: "bench-tree")
-        let loop = IOLoop(mainQueueNamed: "bench-tree")
-        defer {
-            log.close()
-            loop.shutdown()
+    /// The actor placement beside the inline one (issue 20): `trellis bench tree-actors`
+    /// in a process of its own — a heap no big tree has been freed into, so that its
+    /// memory figures mean something, and nothing of it in the big tree's peak. Its lines
+    /// are printed here; its last, the figures, joins this bench's last line.
+    func actorFigures() throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        p.arguments = ["bench", "tree-actors", "--children", "\(actorChildren)", "--repetitions", "\(repetitions)"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        p.waitUntilExit()
+        lines.dropLast().forEach { print($0) }
+        guard p.terminationStatus == 0, let last = lines.last, last.hasPrefix("actor_children=") else {
+            throw BenchError("tree-actors failed (status \(p.terminationStatus))\(lines.last.map { ": \($0)" } ?? "")")
         }
-        let (inline, actor) = try await TreeActorWorkload(children: actorChildren, loop: loop, log: log).run(repetitions: repetitions)
-        let n = Double(actorChildren)
-        print("  step                                        actor ms    us/child    inline ms   us/child    ratio")
-        for (name, a, i) in [
-            ("create (host, addChild, view, didMove)", actor.create, inline.create),
-            ("window takes the root (first traits)", actor.attach, inline.attach),
-            ("appear (makeKeyAndVisible)", actor.appear, inline.appear),
-            ("trait change (resize 120<->60 columns)", actor.traits, inline.traits),
-        ] {
-            print("  \(name.padding(toLength: 44, withPad: " ", startingAt: 0))\(figure(a, 2).padded(8))  \(figure(a * 1e3 / n, 1).padded(10))"
-                + "  \(figure(i, 3).padded(10))  \(figure(i * 1e3 / n, 2).padded(8))  \(figure(a / i, 1).padded(7))")
-        }
-        let bytes = { (b: Double?) in b.map { figure($0, 0) } ?? "n/a" }
-        print("  memory: \(bytes(actor.bytesPerChild)) bytes per actor child (its controller, views, ChildHost, window, links), "
-            + "\(bytes(inline.bytesPerChild)) per inline child")
-        return "actor_children=\(actorChildren) actor_create_ms=\(figure(actor.create, 2)) actor_attach_ms=\(figure(actor.attach, 2)) "
-            + "actor_appear_ms=\(figure(actor.appear, 2)) actor_traits_ms=\(figure(actor.traits, 2)) "
-            + "actor_bytes_per_child=\(bytes(actor.bytesPerChild)) actor_inline_create_ms=\(figure(inline.create, 3)) "
-            + "actor_inline_appear_ms=\(figure(inline.appear, 3)) actor_inline_traits_ms=\(figure(inline.traits, 3)) "
-            + "actor_inline_bytes_per_child=\(bytes(inline.bytesPerChild)) actor_create_ratio=\(figure(actor.create / inline.create, 1)) "
-            + "actor_appear_ratio=\(figure(actor.appear / inline.appear, 1)) actor_traits_ratio=\(figure(actor.traits / inline.traits, 1))"
+        return String(last)
     }
 }
 
