@@ -22,7 +22,7 @@ struct TreeBench: AsyncParsableCommand {
             controller). Callback counts are checked against the controller count. The \
             baseline builds the same shape from plain objects with the same weak parent and \
             child-array links, alternating with the controllers so drift hits both alike. \
-            Then the actor placement beside the inline one: a root with --actor-children \
+            Then, in a process of its own, the actor placement beside the inline one: a root with --actor-children \
             children of the same controller class, each hosted as an actor child (a ChildHost \
             of its own, reached over an inproc link with a process child's messages) and, \
             alternating, the same children inline; the same steps timed, and the memory of one \
