@@ -57,6 +57,20 @@ final class BenchSession {
         return p
     }
 
+    /// The headless compositor (80×24) and three hosts, each its own process: Root (of
+    /// class `root`) → Middle (`middle`) → Leaf (`leaf`), each the next one's parent,
+    /// as `latency` and `keys` run them. Children first: each connects to its parent's
+    /// endpoint as soon as it exists.
+    func launchChain(root: String, middle: String, leaf: String) throws {
+        try launch("trellis-compositor", ["--root", "Root", "--headless", "--size", "80x24"], label: "compositor")
+        try launch("trellis-app", ["--host", "Leaf", "--class", leaf, "--parent", "Middle",
+                                   "--endpoint", try endpoint("Middle")], label: "Leaf")
+        try launch("trellis-app", ["--host", "Middle", "--class", middle, "--parent", "Root",
+                                   "--endpoint", try endpoint("Root"), "--remote-child", leaf], label: "Middle")
+        try launch("trellis-app", ["--host", "Root", "--class", root, "--parent", "compositor",
+                                   "--endpoint", try endpoint("compositor"), "--remote-child", middle], label: "Root")
+    }
+
     var runRoot: String { URL(fileURLWithPath: run.path).deletingLastPathComponent().path }
 
     /// Connects the control client, waiting up to `timeout` for the compositor.

@@ -29,7 +29,7 @@ final class BenchPeerProcess {
         process.waitUntilExit()
     }
 
-    private static var selfPath: String {
+    static var selfPath: String {
         #if os(Linux)
         if let p = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return p }
         #endif
@@ -45,6 +45,21 @@ final class BenchPeerProcess {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+}
+
+/// A helper that runs to its end: this binary with `arguments` (a hidden subcommand that
+/// works, prints its figures and exits), its exit status and the lines it printed.
+func runHelper(_ arguments: [String]) throws -> (status: Int32, lines: [Substring]) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: BenchPeerProcess.selfPath)
+    p.arguments = arguments
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return (p.terminationStatus, text.split(separator: "\n"))
 }
 
 struct BenchError: Error, CustomStringConvertible {

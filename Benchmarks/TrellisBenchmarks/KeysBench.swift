@@ -61,13 +61,7 @@ struct KeysBench: AsyncParsableCommand {
     }
 
     func measure(_ s: BenchSession, beside path: RawRelayPath) async throws -> (latency: [UInt64], raced: Int, path: [UInt64]) {
-        try s.launch("trellis-compositor", ["--root", "Root", "--headless", "--size", "80x24"], label: "compositor")
-        try s.launch("trellis-app", ["--host", "Leaf", "--class", "KeyLeaf", "--parent", "Middle",
-                                     "--endpoint", try s.endpoint("Middle")], label: "Leaf")
-        try s.launch("trellis-app", ["--host", "Middle", "--class", "KeyMiddle", "--parent", "Root",
-                                     "--endpoint", try s.endpoint("Root"), "--remote-child", "KeyLeaf"], label: "Middle")
-        try s.launch("trellis-app", ["--host", "Root", "--class", "KeyRoot", "--parent", "compositor",
-                                     "--endpoint", try s.endpoint("compositor"), "--remote-child", "KeyMiddle"], label: "Root")
+        try s.launchChain(root: "KeyRoot", middle: "KeyMiddle", leaf: "KeyLeaf")
         try await s.connect()
         _ = try await s.waitForTexts([KeyLeaf.placeholder], timeout: .seconds(20))
         guard let client = s.client else { throw BenchError("not connected") }

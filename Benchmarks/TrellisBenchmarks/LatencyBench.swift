@@ -81,14 +81,7 @@ struct LatencyBench: AsyncParsableCommand {
     /// The taps, each after one message over the raw path (the baseline): alternating,
     /// so that whatever else the shared machine does weighs on both alike.
     func measure(_ s: BenchSession, beside path: RawRelayPath) async throws -> (latency: [UInt64], raced: Int, path: [UInt64]) {
-        try s.launch("trellis-compositor", ["--root", "Root", "--headless", "--size", "80x24"], label: "compositor")
-        // Children first: each connects to its parent's endpoint as soon as it exists.
-        try s.launch("trellis-app", ["--host", "Leaf", "--class", "TapLeaf", "--parent", "Middle",
-                                     "--endpoint", try s.endpoint("Middle")], label: "Leaf")
-        try s.launch("trellis-app", ["--host", "Middle", "--class", "TapMiddle", "--parent", "Root",
-                                     "--endpoint", try s.endpoint("Root"), "--remote-child", "TapLeaf"], label: "Middle")
-        try s.launch("trellis-app", ["--host", "Root", "--class", "TapRoot", "--parent", "compositor",
-                                     "--endpoint", try s.endpoint("compositor"), "--remote-child", "TapMiddle"], label: "Root")
+        try s.launchChain(root: "TapRoot", middle: "TapMiddle", leaf: "TapLeaf")
         try await s.connect()
         _ = try await s.waitForTexts(["[taps 0]"], timeout: .seconds(20))
         // Inside Root (0,0)-(79,23), Middle from (1,1), Leaf from (2,2): its label's row.

@@ -72,17 +72,10 @@ struct TableBench: AsyncParsableCommand {
 
     /// One side in a process of its own; its line read back.
     func peer(rows: Int) throws -> TablePeerResult {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        p.arguments = ["bench", "table-peer", "--rows", "\(rows)", "--segments", "\(segments)", "--pages", "\(pages)"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0, let result = text.split(separator: "\n").last.flatMap({ TablePeerResult(line: String($0)) }) else {
-            throw BenchError("table-peer --rows \(rows) failed (status \(p.terminationStatus)): \(text.prefix(300))")
+        let (status, lines) = try runHelper(
+            ["bench", "table-peer", "--rows", "\(rows)", "--segments", "\(segments)", "--pages", "\(pages)"])
+        guard status == 0, let result = lines.last.flatMap({ TablePeerResult(line: String($0)) }) else {
+            throw BenchError("table-peer --rows \(rows) failed (status \(status))\(lines.last.map { ": \($0)" } ?? "")")
         }
         return result
     }

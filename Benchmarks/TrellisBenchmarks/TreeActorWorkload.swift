@@ -23,9 +23,7 @@ struct TreeActorWorkload {
     let log: RoutingLog
     static let rootID: ControllerID = "Root"
 
-    struct Sample {
-        var create: UInt64 = 0, attach: UInt64 = 0, appear: UInt64 = 0, traits: [UInt64] = []
-    }
+    typealias Sample = TreeWorkload.Sample
 
     /// One flat tree, inline or with actor children, built, attached, appeared and changed
     /// twice, each step timed and its callbacks counted. Returns what keeps it alive.
@@ -34,7 +32,7 @@ struct TreeActorWorkload {
         // Binding the parent end is once per parent in a process, not per child: not timed.
         let actors = actor ? try await ActorChildren.bind(parent: Self.rootID, loop: loop, log: log, compositor: nil) : nil
         let root = TreeBenchController(id: Self.rootID)
-        var t0 = MonotonicClock.nanoseconds()
+        let t0 = MonotonicClock.nanoseconds()
         root.loadViewIfNeeded()
         for i in 1...children {
             let controller = TreeBenchController(id: ControllerID("C\(i)")!)
@@ -51,36 +49,9 @@ struct TreeActorWorkload {
             }
         }
 
-        let window = Window(size: TreeWorkload.wide)
-        TreeBenchController.resetCounts()
-        t0 = MonotonicClock.nanoseconds()
-        window.rootViewController = root
-        sample.attach = MonotonicClock.nanoseconds() - t0
-        try expect("traitCollectionDidChange when the window took the root", TreeBenchController.traitChanges, children, actor)
-
-        TreeBenchController.resetCounts()
-        t0 = MonotonicClock.nanoseconds()
-        window.makeKeyAndVisible()
-        sample.appear = MonotonicClock.nanoseconds() - t0
-        try expect("viewWillAppear", TreeBenchController.willAppear, children, actor)
-        try expect("viewDidAppear", TreeBenchController.didAppear, children, actor)
-
-        sample.traits = []
-        for size in [TreeWorkload.narrow, TreeWorkload.wide] {
-            TreeBenchController.resetCounts()
-            t0 = MonotonicClock.nanoseconds()
-            window.resize(to: size)
-            sample.traits.append(MonotonicClock.nanoseconds() - t0)
-            try expect("traitCollectionDidChange on resize to \(size.width) columns", TreeBenchController.traitChanges, children, actor)
-        }
+        let window = try TreeWorkload.show(
+            root, controllers: children + 1, what: actor ? "actor children: " : "inline children: ", in: &sample)
         return (window, actors)
-    }
-
-    /// Every controller — the root and each child, wherever it runs — saw the callback once.
-    func expect(_ what: String, _ calls: Int, _ children: Int, _ actor: Bool) throws {
-        guard calls == children + 1 else {
-            throw BenchError("\(actor ? "actor" : "inline") children: \(what): \(calls) calls for \(children + 1) controllers")
-        }
     }
 
     struct Figures {

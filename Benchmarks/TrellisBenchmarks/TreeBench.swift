@@ -54,18 +54,11 @@ struct TreeBench: AsyncParsableCommand {
     /// memory figures mean something, and nothing of it in the big tree's peak. Its lines
     /// are printed here; its last, the figures, joins this bench's last line.
     func actorFigures() throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        p.arguments = ["bench", "tree-actors", "--children", "\(actorChildren)", "--repetitions", "\(repetitions)"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-        p.waitUntilExit()
+        let (status, lines) = try runHelper(
+            ["bench", "tree-actors", "--children", "\(actorChildren)", "--repetitions", "\(repetitions)"])
         lines.dropLast().forEach { print($0) }
-        guard p.terminationStatus == 0, let last = lines.last, last.hasPrefix("actor_children=") else {
-            throw BenchError("tree-actors failed (status \(p.terminationStatus))\(lines.last.map { ": \($0)" } ?? "")")
+        guard status == 0, let last = lines.last, last.hasPrefix("actor_children=") else {
+            throw BenchError("tree-actors failed (status \(status))\(lines.last.map { ": \($0)" } ?? "")")
         }
         return String(last)
     }
@@ -179,13 +172,23 @@ struct TreeWorkload {
     /// One tree through every step, each timed on its own and its callbacks counted.
     /// Returns the window holding the live, appeared tree.
     func cycle(_ sample: inout Sample) throws -> Window {
-        var t0 = MonotonicClock.nanoseconds()
+        let t0 = MonotonicClock.nanoseconds()
         let root = buildTree()
         sample.create = MonotonicClock.nanoseconds() - t0
+        return try Self.show(root, controllers: count, in: &sample)
+    }
 
-        let window = Window(size: Self.wide)
+    /// The steps after creation, for any tree of `TreeBenchController`s (the flat one of
+    /// actor children too): a window takes `root`, shows it, and is resized to narrow and
+    /// back, each step timed into `sample` and checked to have reached every one of
+    /// `controllers` (`what` names the tree in an error). Returns the window.
+    static func show(_ root: ViewController, controllers: Int, what: String = "", in sample: inout Sample) throws -> Window {
+        func expect(_ step: String, _ calls: Int) throws {
+            guard calls == controllers else { throw BenchError("\(what)\(step): \(calls) calls for \(controllers) controllers") }
+        }
+        let window = Window(size: wide)
         TreeBenchController.resetCounts()
-        t0 = MonotonicClock.nanoseconds()
+        var t0 = MonotonicClock.nanoseconds()
         window.rootViewController = root
         sample.attach = MonotonicClock.nanoseconds() - t0
         try expect("traitCollectionDidChange when the window took the root", TreeBenchController.traitChanges)
@@ -198,7 +201,7 @@ struct TreeWorkload {
         try expect("viewDidAppear", TreeBenchController.didAppear)
 
         sample.traits = []
-        for size in [Self.narrow, Self.wide] {
+        for size in [narrow, wide] {
             TreeBenchController.resetCounts()
             t0 = MonotonicClock.nanoseconds()
             window.resize(to: size)
@@ -206,12 +209,6 @@ struct TreeWorkload {
             try expect("traitCollectionDidChange on resize to \(size.width) columns", TreeBenchController.traitChanges)
         }
         return window
-    }
-
-    func expect(_ what: String, _ calls: Int) throws {
-        guard calls == count else {
-            throw BenchError("\(what): \(calls) calls for \(count) controllers")
-        }
     }
 
     /// Prints the tree's table and returns its figures for the last line.
