@@ -41,19 +41,20 @@ struct Pen: Equatable, Sendable {
     /// Appends the SGR sequence that takes the terminal from `current` (nil: unknown) to
     /// this pen: nothing when they are equal, else the shorter of reset-and-set and the
     /// incremental change (reset-and-set on a tie: it also repairs a pen we mis-tracked).
-    func appendTransition(from current: Pen?, to out: inout [UInt8]) {
+    /// The two candidates are built in `scratch`, kept by the caller from one call to the
+    /// next: a frame that changes every cell changes pens thousands of times, and two
+    /// fresh buffers each time were most of its cost (`trellis bench compose`).
+    func appendTransition(from current: Pen?, to out: inout [UInt8], scratch: inout PenScratch) {
         if let current, current == self { return }
-        var reset: [UInt8] = []
-        reset.reserveCapacity(24)
-        appendResetParameters(to: &reset)
+        scratch.reset.removeAll(keepingCapacity: true)
+        appendResetParameters(to: &scratch.reset)
         guard let current else {
-            Self.appendSGR(reset, to: &out)
+            Self.appendSGR(scratch.reset, to: &out)
             return
         }
-        var incremental: [UInt8] = []
-        incremental.reserveCapacity(24)
-        appendChangeParameters(from: current, to: &incremental)
-        Self.appendSGR(incremental.count < reset.count ? incremental : reset, to: &out)
+        scratch.incremental.removeAll(keepingCapacity: true)
+        appendChangeParameters(from: current, to: &scratch.incremental)
+        Self.appendSGR(scratch.incremental.count < scratch.reset.count ? scratch.incremental : scratch.reset, to: &out)
     }
 
     /// CSI params m. Empty params (the plain pen) is CSI m, which means 0.
@@ -119,5 +120,17 @@ struct Pen: Equatable, Sendable {
             appendParameter(Int(g), to: &p)
             appendParameter(Int(b), to: &p)
         }
+    }
+}
+
+/// Where `Pen.appendTransition` builds its two candidate sequences: one per writer,
+/// reused for every transition of a frame.
+struct PenScratch {
+    var reset: [UInt8] = []
+    var incremental: [UInt8] = []
+
+    init() {
+        reset.reserveCapacity(24)
+        incremental.reserveCapacity(24)
     }
 }

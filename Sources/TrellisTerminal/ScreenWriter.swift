@@ -23,7 +23,9 @@ import TrellisWire
 ///
 /// The first frame, and the first after `resize(to:)` or `invalidate()`, is a
 /// `fullRedraw(_:cursor:)`, as is any frame whose difference would take more bytes than
-/// redrawing everything (a coalesced frame that changed most of the screen).
+/// redrawing everything (a coalesced frame that changed most of the screen), and any
+/// frame in which every cell changed (its difference is the redraw but for the few
+/// bytes of the redraw's start, and encoding one costs half of encoding both).
 public struct ScreenWriter: Sendable {
     public let depth: ColorDepth
     public private(set) var size: Size
@@ -50,6 +52,16 @@ public struct ScreenWriter: Sendable {
         var encoder = FrameEncoder(width: size.width, depth: depth, state: state)
         let cells = next.rowMajorCells
         let old = shown.rowMajorCells
+        // Every cell changed (a page, a tab switch that repaints all): the difference is
+        // the redraw, give or take the few bytes of its start, so it is encoded once, as
+        // the redraw, rather than as a difference and then as a redraw to compare.
+        let everyCellChanged = cells.withUnsafeBufferPointer { new in
+            old.withUnsafeBufferPointer { old in
+                for i in 0..<new.count where new[i] == old[i] { return false }
+                return true
+            }
+        }
+        if everyCellChanged { return fullRedraw(next, cursor: cursor) }
         cells.withUnsafeBufferPointer { new in
             old.withUnsafeBufferPointer { old in
                 encoder.encodeRows(new, height: size.height) { i, span in
@@ -138,6 +150,7 @@ struct FrameEncoder {
     let depth: ColorDepth
     var state: TerminalState
     var body: [UInt8] = []
+    private var penScratch = PenScratch()
 
     /// Unchanged cells the cursor may be moved over by rewriting them: beyond this the
     /// escape sequences (at most CSI nnn C) are always shorter.
@@ -167,16 +180,48 @@ struct FrameEncoder {
         }
     }
 
-    /// Reset, home, erase, then everything but plain blanks.
+    /// Reset, home, erase, then everything but plain blanks. One pass that works out a
+    /// cell's pen only where its style differs from the last one written and moves the
+    /// cursor only where a skipped blank left it behind: with every cell written, this
+    /// is the whole cost of a frame that changed every cell (`trellis bench compose`).
     mutating func encodeFullRedraw(_ cells: [Cell], height: Int) {
-        body.reserveCapacity(width * height + 64)
+        // Room for a glyph and a colour change every few cells, so that a screen of
+        // many colours is not copied to a larger buffer as it grows.
+        body.reserveCapacity(width * height * 2 + 64)
         body.appendASCII("\u{1B}[m\u{1B}[H\u{1B}[2J")
         state.pen = .plain
         state.cursor = CursorPosition(x: 0, y: 0)
-        let depth = depth
         cells.withUnsafeBufferPointer { cells in
-            encodeRows(cells, height: height) { i, span in
-                span == 2 || cells[i].scalar != 0x20 || Pen(cells[i], depth: depth) != .plain
+            // The cell whose style the pen was last set from (the plain pen at first).
+            var styled = Cell(scalar: 0x20, foreground: .default, background: .default, attributes: [])
+            var penIsPlain = true
+            for y in 0..<height {
+                let rowStart = y * width
+                var x = 0
+                while x < width {
+                    let i = rowStart + x
+                    let cell = cells[i]
+                    let span = Self.span(cells, i, x: x, width: width)
+                    let sameStyle = cell.foreground == styled.foreground && cell.background == styled.background
+                        && cell.attributes == styled.attributes
+                    var pen: Pen?
+                    if !sameStyle { pen = Pen(cell, depth: depth) }
+                    if span == 1 && cell.scalar == 0x20 && (pen.map { $0 == .plain } ?? penIsPlain) {
+                        x += 1
+                        continue
+                    }
+                    if state.cursor.x != x || state.cursor.y != y { moveCursor(cells, rowStart: rowStart, x: x, y: y) }
+                    if let pen {
+                        pen.appendTransition(from: state.pen, to: &body, scratch: &penScratch)
+                        state.pen = pen
+                        styled = cell
+                        penIsPlain = pen == .plain
+                    }
+                    Self.appendGlyph(cell.scalar, span: span, to: &body)
+                    // After the last column the cursor waits for a wrap (see `writeGlyph`).
+                    state.cursor.x = x + span < width ? x + span : nil
+                    x += span
+                }
             }
         }
     }
@@ -222,7 +267,7 @@ struct FrameEncoder {
     private mutating func writeGlyph(_ cells: UnsafeBufferPointer<Cell>, _ i: Int, x: Int, span: Int) {
         let cell = cells[i]
         let pen = Pen(cell, depth: depth)
-        pen.appendTransition(from: state.pen, to: &body)
+        pen.appendTransition(from: state.pen, to: &body, scratch: &penScratch)
         state.pen = pen
         Self.appendGlyph(cell.scalar, span: span, to: &body)
         // After the last column the cursor waits for a wrap that terminals handle

@@ -187,4 +187,20 @@ private func writer(showing surface: Surface, depth: ColorDepth = .trueColor) ->
         s.put("q", at: Point(x: 7, y: 1), style: .plain)
         #expect(shown(w.frame(s)) == begin + "␛[m␛[H␛[2J␛[2;8Hq" + end)
     }
+
+    /// Issue 20 (`trellis bench compose`, every cell): when every cell changed, the
+    /// difference would rewrite every cell anyway, so the writer redraws at once rather
+    /// than encoding the difference first and the redraw after to compare them.
+    @Test func aFrameThatChangesEveryCellIsARedraw() {
+        var s = Surface(size: Size(width: 4, height: 2))
+        s.put("abcd", at: .zero, style: .plain)
+        s.put("efgh", at: Point(x: 0, y: 1), style: Style(foreground: .indexed(3)))
+        var w = writer(showing: s)
+        s.put("ijkl", at: .zero, style: Style(foreground: .indexed(2)))
+        s.put("mnop", at: Point(x: 0, y: 1), style: .plain)
+        let bytes = shown(w.frame(s))
+        #expect(bytes.hasPrefix(begin + "␛[m␛[H␛[2J␛[32mijkl"), "\(bytes)")
+        #expect(bytes.hasSuffix("mnop" + end), "\(bytes)")
+        #expect(w.shown == s)
+    }
 }
