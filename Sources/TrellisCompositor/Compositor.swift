@@ -32,6 +32,12 @@ public final class Compositor {
     /// Frames received since the last composition that an input caused.
     private var composedTraces: [(UInt64, ControllerID)] = []
     private var composeScheduled = false
+    /// Hosts whose batch of messages (`EnvelopeFlags.moreInBatch`) is not all here yet:
+    /// composing waits for the rest.
+    private var openBatches: [ControllerID: Int] = [:]
+    private var nextBatch = 0
+    /// How long a batch's first message waits for the rest, at most.
+    static let batchLimit: DispatchTimeInterval = .milliseconds(200)
     /// Clients waiting for texts to be on the screen (`request "await-text"`), answered
     /// from the compose that first shows them, so a client learns when a change was
     /// composed without polling.
@@ -146,7 +152,30 @@ public final class Compositor {
         default:
             break
         }
-        if moreQueued { setNeedsCompose() } else { composeNow() }
+        // A host's batch (a frame and its placements) is composed once, after its last
+        // message: composed in between, the screen would be drawn twice, the first time
+        // with the frame but not yet its placements.
+        if e.flags.contains(.moreInBatch) {
+            if openBatches[e.source] == nil { openBatch(of: e.source) }
+        } else {
+            openBatches[e.source] = nil
+        }
+        if moreQueued || !openBatches.isEmpty { setNeedsCompose() } else { composeNow() }
+    }
+
+    /// A batch whose last message never comes (its host stopped in the middle of
+    /// sending it) holds the screen back no longer than `batchLimit`.
+    private func openBatch(of source: ControllerID) {
+        nextBatch += 1
+        let token = nextBatch
+        openBatches[source] = token
+        DispatchQueue.main.asyncAfter(deadline: .now() + Self.batchLimit) {
+            MainActor.assumeIsolated {
+                guard self.openBatches[source] == token else { return }
+                self.openBatches[source] = nil
+                self.setNeedsCompose()
+            }
+        }
     }
 
     /// Starts `a` now, or refuses it with a reply that says why and a log line: a
@@ -193,6 +222,7 @@ public final class Compositor {
             tree.markUnresponsive(id, true)
             // Its animations go on; nobody is left to hear they ended.
             runningAnimations = runningAnimations.filter { $0.value.envelope.source != id }
+            openBatches[id] = nil
             if id == rootID { rootIsUp = false }
         }
         setNeedsCompose()
@@ -274,8 +304,13 @@ public final class Compositor {
         composeScheduled = true
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
-                // A compose since (a frame's, a request's) already drew what this one would.
+                // A compose since (a frame's, a request's) already drew what this one would;
+                // an open batch composes when its last message comes.
                 guard self.composeScheduled else { return }
+                guard self.openBatches.isEmpty else {
+                    self.composeScheduled = false
+                    return
+                }
                 self.composeNow()
             }
         }

@@ -114,6 +114,14 @@ final class FramePublisher {
         self.trace = 0
         if !out.isEmpty || !declared.isEmpty {
             link.run { [weak self] l in
+                guard !declared.isEmpty else {
+                    // One batch: the compositor composes once, after the last of them, not
+                    // between the frame and its placements (`moreInBatch`).
+                    for (k, m) in out.enumerated() {
+                        _ = try? l.send(m, trace: trace, flags: k < out.count - 1 ? .moreInBatch : [])
+                    }
+                    return
+                }
                 var i = 0
                 // The motions go right before the window's frame (see above).
                 let firstFrameOrHide = out.firstIndex { if case .frame(let f) = $0 { f.layer == nil } else { false } }

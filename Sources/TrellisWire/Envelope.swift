@@ -37,5 +37,10 @@ public struct EnvelopeFlags: OptionSet, Sendable, Hashable {
     /// The receiver answers with `ack` once the target's handler has run.
     public static let ackRequested = EnvelopeFlags(rawValue: 1 << 0)
 
-    public static let known: EnvelopeFlags = [.ackRequested]
+    /// The sender sent this message together with others, and more of them follow: a
+    /// receiver that acts once per batch (the compositor composing the screen) may wait
+    /// for the rest, which the sender has already handed to its socket.
+    public static let moreInBatch = EnvelopeFlags(rawValue: 1 << 1)
+
+    public static let known: EnvelopeFlags = [.ackRequested, .moreInBatch]
 }
