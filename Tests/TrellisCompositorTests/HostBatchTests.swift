@@ -14,13 +14,10 @@ import TrellisWire
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct HostBatchTests {
     struct Setup {
-        let compositor: Compositor
-        let root: Link
-        let composes: Box
-        let dir: URL
-        let loop: IOLoop
-        let rootLoop: IOLoop
-        let log: RoutingLog
+        let compositor: Compositor, root: Link, composes: Box
+        /// The loops of the compositor and of the root host it talks to.
+        let loops: (compositor: IOLoop, root: IOLoop)
+        let log: RoutingLog, dir: URL
     }
 
     @MainActor final class Box {
@@ -42,14 +39,14 @@ import TrellisWire
         let composes = Box()
         compositor.onScreen = { _ in composes.count += 1 }
         let root = try await Link.connect(id: "Root", parent: Compositor.id, endpoint: hosts, loop: rootLoop, log: log, options: options)
-        return Setup(compositor: compositor, root: root, composes: composes, dir: dir, loop: loop, rootLoop: rootLoop, log: log)
+        return Setup(compositor: compositor, root: root, composes: composes, loops: (loop, rootLoop), log: log, dir: dir)
     }
 
     func stop(_ s: Setup) async {
         await s.root.close()
         await s.compositor.stop()
-        s.loop.shutdown()
-        s.rootLoop.shutdown()
+        s.loops.compositor.shutdown()
+        s.loops.root.shutdown()
         s.log.close()
         try? FileManager.default.removeItem(at: s.dir)
     }
