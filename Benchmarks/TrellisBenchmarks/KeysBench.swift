@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrellisLog
+import TrellisSession
 import TrellisSeeds
 import TrellisWire
 

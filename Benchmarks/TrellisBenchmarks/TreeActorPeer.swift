@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TrellisLog
+import TrellisSession
 import TrellisTransport
 
 /// The actor placement's half of `trellis bench tree` (issue 20), in a process of its own
