@@ -87,9 +87,6 @@ public final class ActorChildren {
         return children.proxy(for: id)
     }
 
-    /// The host of actor child `id`, if it has one.
-    public func host(of id: ControllerID) -> ChildHost? { hosts[id] }
-
     /// Closes every child's links and the parent end.
     public func close() async {
         for host in hosts.values {
