@@ -16,10 +16,10 @@ extension ViewController {
         let point = Point(x: Int(input.x) + root.bounds.minX, y: Int(input.y) + root.bounds.minY)
         guard let hit = root.hitTest(point) else { return false }
         guard hit !== root, let child = hit.owner as? ViewController else { return hit.deliverScroll(input) }
-        let local = hit.convert(point, from: root)
+        let local = hit.childCoordinates(of: point, from: root)
         var forwarded = input
-        forwarded.x = Int32(local.x - hit.bounds.minX)
-        forwarded.y = Int32(local.y - hit.bounds.minY)
+        forwarded.x = Int32(local.x)
+        forwarded.y = Int32(local.y)
         if send(.scroll(forwarded), to: child) == nil { return true }
         return hit.superview?.deliverScroll(input) ?? false
     }

@@ -49,10 +49,10 @@ extension ViewController {
         case .view(let v):
             return deliverTouches([touch], from: v)
         case .child(let child, let viewport):
-            let local = viewport.convert(point, from: root)
+            let local = viewport.childCoordinates(of: point, from: root)
             var forwarded = input
-            forwarded.x = Int32(local.x - viewport.bounds.minX)
-            forwarded.y = Int32(local.y - viewport.bounds.minY)
+            forwarded.x = Int32(local.x)
+            forwarded.y = Int32(local.y)
             if send(.touch(forwarded), to: child) == nil { return true }
             // The child's tree did not take it: on up the chain from the viewport's superview.
             guard let above = viewport.superview else { return false }
@@ -79,5 +79,15 @@ extension Touch.Phase {
         case .ended: self = .ended
         case .cancelled: self = .cancelled
         }
+    }
+}
+
+extension View {
+    /// `point`, in `root`'s coordinates, where the child whose viewport this is sees it:
+    /// its surface's, whose 0,0 is the viewport's visible top-left — what a touch or a
+    /// wheel forwarded into a child's tree carries.
+    func childCoordinates(of point: Point, from root: View) -> Point {
+        let local = convert(point, from: root)
+        return Point(x: local.x - bounds.minX, y: local.y - bounds.minY)
     }
 }
