@@ -13,13 +13,16 @@ open class ScrollView: View {
     /// edges (S4-1): the constraint-derived value wins when there is one.
     public var contentSize: Size {
         get { contentSizeFromConstraints ?? manualContentSize }
-        set { manualContentSize = newValue; clampOffset() }
+        set { manualContentSize = newValue; clampOffset(); setNeedsDisplay() }
     }
     private var manualContentSize = Size.zero
-    var contentSizeFromConstraints: Size? { didSet { if oldValue != contentSizeFromConstraints { clampOffset() } } }
+    var contentSizeFromConstraints: Size? { didSet { if oldValue != contentSizeFromConstraints { clampOffset(); setNeedsDisplay() } } }
 
     public var isPagingEnabled = false
     public var isScrollEnabled = true
+    /// False: no scroll indicator. True (the default): while the content is taller than
+    /// the view, a `ScrollIndicator` in the last column, over the content, as UIKit's.
+    public var showsVerticalScrollIndicator = true { didSet { setNeedsDisplay() } }
     /// Called after the offset changed, by a drag or by code.
     public var didScroll: (@MainActor (ScrollView) -> Void)?
     /// Called when a drag ended and the offset settled (after snapping to a page).
@@ -71,6 +74,14 @@ open class ScrollView: View {
     private func clampOffset() {
         let c = clamped(contentOffset)
         if c != contentOffset { contentOffset = c }
+    }
+
+    open override func drawOverSubviews(in surface: inout Surface) {
+        guard showsVerticalScrollIndicator, bounds.width > 1 else { return }
+        ScrollIndicator.draw(
+            in: &surface, x: bounds.maxX - 1, rows: bounds.minY..<bounds.maxY,
+            visible: bounds.height, total: contentSize.height, offset: contentOffset.y,
+            base: Style(foreground: foregroundColor, background: backgroundColor ?? .default))
     }
 
     // MARK: Keys

@@ -35,7 +35,20 @@ public protocol TableViewDelegate: AnyObject {
     func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath)
 }
 
+/// A column of a data table (a table with `columns`): its title in the header row and
+/// its width in cells — nil shares what the fixed columns leave, equally.
+public struct TableColumn: Hashable, Sendable {
+    public var title: String
+    public var width: Int?
+    public init(_ title: String, width: Int? = nil) {
+        self.title = title
+        self.width = width
+    }
+}
+
 /// One row of a table: a label, reversed while selected. Subclass it for other content.
+/// In a data table, `columnTexts` are drawn one per column, each cut at its column's
+/// right edge, and the whole row is reversed while selected.
 @MainActor
 open class TableViewCell: View {
     public let textLabel = Label()
@@ -43,6 +56,12 @@ open class TableViewCell: View {
     public var isSelected = false {
         didSet { if isSelected != oldValue { textLabel.attributes = isSelected ? [.reverse] : []; setNeedsDisplay() } }
     }
+    /// One text per column of the table (left empty, the cell shows `textLabel`).
+    public var columnTexts: [String] = [] {
+        didSet { if columnTexts != oldValue { textLabel.isHidden = !columnTexts.isEmpty; setNeedsDisplay() } }
+    }
+    /// The columns' spans in the cell, set by the table.
+    var columnSpans: [Range<Int>] = [] { didSet { if columnSpans != oldValue { setNeedsDisplay() } } }
 
     public required init(frame: Rect = .zero) {
         super.init(frame: frame)
@@ -52,7 +71,19 @@ open class TableViewCell: View {
     /// Called before a cell is handed out again for another row.
     open func prepareForReuse() {
         textLabel.text = ""
+        columnTexts = []
         isSelected = false
+    }
+
+    open override func draw(in surface: inout Surface) {
+        super.draw(in: &surface)
+        guard !columnTexts.isEmpty else { return }
+        var style = Style(foreground: foregroundColor, background: backgroundColor ?? .default)
+        if isSelected {
+            style.attributes = [.reverse]
+            surface.fill(bounds, with: style)
+        }
+        TableView.drawColumns(columnTexts, spans: columnSpans, y: bounds.minY, style: style, in: &surface)
     }
 
     open override func layoutSubviews() {
@@ -67,10 +98,20 @@ open class TableViewCell: View {
 /// a million rows holds as many cells as it shows. Rows are found by section from the
 /// sections' sizes, never by walking rows. Selection by click and by keys — ↑ ↓, Page
 /// Up/Down, Home/End — keeps the selected row on screen; Enter tells the delegate again.
+///
+/// With `columns` it is a data table (Textual's `DataTable`): a header row of the
+/// columns' titles stays on the first line while the rows scroll beneath it, and cells
+/// lay their `columnTexts` out in the columns. While the rows do not all fit, the last
+/// column shows a scroll indicator (`ScrollIndicator`) and the rows end before it.
 @MainActor
 open class TableView: View {
     public weak var dataSource: TableViewDataSource? { didSet { reloadData() } }
     public weak var delegate: TableViewDelegate?
+
+    /// The columns of a data table; empty (the default), no header row and one label a row.
+    public var columns: [TableColumn] = [] { didSet { if columns != oldValue { setNeedsLayout(); setNeedsDisplay() } } }
+    /// False: no scroll indicator, the rows take the whole width.
+    public var showsVerticalScrollIndicator = true { didSet { setNeedsLayout(); setNeedsDisplay() } }
 
     /// The first line on screen, in lines of the whole table (headers and rows).
     public private(set) var firstLine = 0
@@ -130,6 +171,7 @@ open class TableView: View {
         for (_, label) in headers { label.removeFromSuperview() }
         headers = [:]
         setNeedsLayout()
+        setNeedsDisplay()
     }
 
     public func numberOfRows(inSection section: Int) -> Int { sections.indices.contains(section) ? sections[section].rows : 0 }
@@ -168,18 +210,83 @@ open class TableView: View {
     /// Scrolls the least that puts the row on screen.
     public func scrollToRow(at path: IndexPath) {
         guard let line = line(of: path) else { return }
-        if line < firstLine { firstLine = line } else if line >= firstLine + bounds.height { firstLine = line - bounds.height + 1 }
+        let height = rowArea.height
+        if line < firstLine { firstLine = line } else if line >= firstLine + height { firstLine = line - height + 1 }
         setNeedsLayout()
+        setNeedsDisplay()
     }
 
     /// The wheel moves the rows on screen by `ScrollView.wheelStep` a notch, the
     /// selection staying where it is; at the top or the bottom it goes on up the chain.
     open override func scrollWheel(_ input: ScrollInput) -> Bool {
         let before = firstLine
-        firstLine = max(0, min(firstLine + Int(input.deltaY) * ScrollView.wheelStep, lineCount - bounds.height))
+        firstLine = max(0, min(firstLine + Int(input.deltaY) * ScrollView.wheelStep, lineCount - rowArea.height))
         guard firstLine != before else { return false }
         setNeedsLayout()
+        setNeedsDisplay()
         return true
+    }
+
+    // MARK: Header, columns and indicator
+
+    /// Lines the header row takes: one in a data table.
+    private var headerHeight: Int { columns.isEmpty ? 0 : 1 }
+
+    /// Whether the rows overflow and the indicator is drawn.
+    public var showsIndicatorNow: Bool {
+        showsVerticalScrollIndicator && bounds.width > 1 && lineCount > max(0, bounds.height - headerHeight)
+    }
+
+    /// Where the rows are drawn: below the header, left of the indicator.
+    var rowArea: Rect {
+        let h = headerHeight
+        return Rect(x: bounds.minX, y: bounds.minY + h, width: bounds.width - (showsIndicatorNow ? 1 : 0), height: max(0, bounds.height - h))
+    }
+
+    /// The columns' spans across `width` cells, one cell apart: fixed widths as given,
+    /// the others sharing the rest equally (the last taking what division leaves).
+    public static func spans(of columns: [TableColumn], width: Int) -> [Range<Int>] {
+        guard !columns.isEmpty else { return [] }
+        let gaps = columns.count - 1
+        let fixed = columns.compactMap(\.width).reduce(0, +)
+        let flexible = columns.filter { $0.width == nil }.count
+        let rest = max(0, width - gaps - fixed)
+        let share = flexible == 0 ? 0 : rest / flexible
+        let lastFlexible = columns.lastIndex { $0.width == nil }
+        var x = 0
+        return columns.indices.map { i in
+            let w = max(0, columns[i].width ?? (i == lastFlexible ? rest - share * (flexible - 1) : share))
+            let start = min(width, x)
+            x += w + 1
+            return start..<min(width, start + w)
+        }
+    }
+
+    /// `texts` in `spans` on row `y`, each cut at its span's end.
+    static func drawColumns(_ texts: [String], spans: [Range<Int>], y: Int, style: Style, in surface: inout Surface) {
+        for (text, span) in zip(texts, spans) where !span.isEmpty {
+            let clip = surface.clip.intersection(Rect(x: span.lowerBound + surface.origin.x, y: y + surface.origin.y, width: span.count, height: 1))
+            surface.withState(origin: surface.origin, clip: clip) { s in
+                _ = s.put(text, at: Point(x: span.lowerBound, y: y), style: style)
+            }
+        }
+    }
+
+    open override func draw(in surface: inout Surface) {
+        super.draw(in: &surface)
+        let area = rowArea
+        if !columns.isEmpty, bounds.height > 0 {
+            var header = Style(foreground: foregroundColor, background: backgroundColor ?? .default)
+            header.attributes = [.bold, .underline]
+            surface.fill(Rect(x: bounds.minX, y: bounds.minY, width: area.width, height: 1), with: header)
+            let spans = Self.spans(of: columns, width: area.width).map { ($0.lowerBound + bounds.minX)..<($0.upperBound + bounds.minX) }
+            Self.drawColumns(columns.map(\.title), spans: spans, y: bounds.minY, style: header, in: &surface)
+        }
+        if showsIndicatorNow {
+            ScrollIndicator.draw(
+                in: &surface, x: bounds.maxX - 1, rows: area.minY..<area.maxY, visible: area.height, total: lineCount, offset: firstLine,
+                base: Style(foreground: foregroundColor, background: backgroundColor ?? .default))
+        }
     }
 
     // MARK: Cells on screen
@@ -191,8 +298,12 @@ open class TableView: View {
 
     open override func layoutSubviews() {
         super.layoutSubviews()
-        firstLine = max(0, min(firstLine, lineCount - bounds.height))
-        let shown = firstLine..<min(lineCount, firstLine + max(0, bounds.height))
+        let area = rowArea
+        let before = firstLine
+        firstLine = max(0, min(firstLine, lineCount - area.height))
+        if firstLine != before { setNeedsDisplay() }
+        let spans = Self.spans(of: columns, width: area.width)
+        let shown = firstLine..<min(lineCount, firstLine + max(0, area.height))
         for (line, cell) in visible where !shown.contains(line) {
             recycle(cell)
             visible[line] = nil
@@ -204,7 +315,7 @@ open class TableView: View {
         // Line n of the table is drawn at row n - firstLine.
         for line in shown {
             guard let item = item(atLine: line) else { continue }
-            let frame = Rect(x: 0, y: line - firstLine, width: bounds.width, height: 1)
+            let frame = Rect(x: area.minX, y: area.minY + line - firstLine, width: area.width, height: 1)
             guard let row = item.row else {
                 let label = headers[line] ?? Label(dataSource?.tableView(self, titleForHeaderInSection: item.section) ?? "")
                 label.attributes = [.bold]
@@ -223,6 +334,7 @@ open class TableView: View {
                 addSubview(cell)
             }
             cell.frame = frame
+            cell.columnSpans = spans
             cell.isSelected = path == indexPathForSelectedRow
         }
     }
@@ -236,7 +348,7 @@ open class TableView: View {
     private func move(for special: KeyPress.Special) -> Bool {
         let rows = (0..<lineCount)
         let current = indexPathForSelectedRow.flatMap(line(of:))
-        let page = max(1, bounds.height - 1)
+        let page = max(1, rowArea.height - 1)
         let target: Int?
         switch special {
         case .down: target = nextRow(from: (current ?? -1) + 1, step: 1)
@@ -272,7 +384,8 @@ open class TableView: View {
     open override func touchesEnded(_ touches: Set<Touch>) {
         guard let t = touches.first else { return super.touchesEnded(touches) }
         let p = t.location(in: self)
-        guard bounds.contains(p), let item = item(atLine: firstLine + p.y - bounds.minY), let row = item.row else { return }
+        let area = rowArea
+        guard area.contains(p), let item = item(atLine: firstLine + p.y - area.minY), let row = item.row else { return }
         let path = IndexPath(row: row, section: item.section)
         selectRow(at: path)
         delegate?.tableView(self, didSelectRowAt: path)

@@ -20,6 +20,8 @@ open class TextView: Control {
     public private(set) var firstLine = 0
     /// False: the text can be read, moved through and scrolled, not changed.
     public var isEditable = true { didSet { setNeedsDisplay() } }
+    /// False: no scroll indicator; the text wraps at the whole width.
+    public var showsVerticalScrollIndicator = true { didSet { setNeedsDisplay() } }
 
     /// Setting it puts the cursor at the end and sends no `.editingChanged`, as in UIKit.
     public var text: String {
@@ -78,6 +80,15 @@ open class TextView: Control {
     private var textArea: Rect { border == .none ? bounds : bounds.inset(by: EdgeInsets(all: 1)) }
 
     private static func width(of c: Character) -> Int { CharacterWidth.columns(of: String(c)) }
+
+    /// The columns the text wraps at: the text area, less the scroll indicator's column
+    /// while the text is taller than the area. (Wrapping one column narrower only adds
+    /// lines, so text that overflowed still does.)
+    var wrapWidth: Int {
+        let area = textArea
+        guard showsVerticalScrollIndicator, area.width > 1, lines(width: area.width).count > area.height else { return area.width }
+        return area.width - 1
+    }
 
     /// The characters of each line on screen at `width` columns: a line ends at a `\\n`
     /// (which no line includes) or wraps after the last space that fits, a word wider than
@@ -154,7 +165,8 @@ open class TextView: Control {
         let m = key.modifiers
         let byWord = !m.isDisjoint(with: [.alt, .control])
         let selecting = m.contains(.shift)
-        let lines = lines(width: textArea.width)
+        let width = wrapWidth
+        let lines = lines(width: width)
         let here = place(of: cursor, in: lines)
         let lineStart = position(line: here.line, column: 0, in: lines)
         let lineEnd = position(line: here.line, column: .max, in: lines)
@@ -175,7 +187,7 @@ open class TextView: Control {
             }
         }
         let page = max(1, textArea.height - 1)
-        func vertical(_ lines: Int) -> Int { position(line: here.line + lines, column: here.column, in: self.lines(width: textArea.width)) }
+        func vertical(_ lines: Int) -> Int { position(line: here.line + lines, column: here.column, in: self.lines(width: width)) }
         let target: Int
         switch (key.special, key.text, m.subtracting(.shift)) {
         case (.left, _, _): target = byWord ? buffer.wordStart(before: cursor) : cursor - 1
@@ -208,7 +220,8 @@ open class TextView: Control {
         super.draw(in: &surface)
         let area = textArea
         guard !area.isEmpty else { return }
-        let lines = lines(width: area.width)
+        let width = wrapWidth
+        let lines = lines(width: width)
         scrollToCursor(lines: lines, height: area.height)
         var base = Style(foreground: foregroundColor, background: backgroundColor ?? .default)
         if !isEnabled { base.attributes.insert(.dim) }
@@ -231,6 +244,11 @@ open class TextView: Control {
                     s.put(" ", at: Point(x: x, y: y), style: marked)
                 }
             }
+        }
+        if width < area.width {
+            ScrollIndicator.draw(
+                in: &surface, x: area.maxX - 1, rows: area.minY..<area.maxY, visible: area.height, total: lines.count, offset: firstLine,
+                base: Style(foreground: foregroundColor, background: backgroundColor ?? .default))
         }
     }
 }

@@ -458,6 +458,12 @@ open class View: Responder {
     /// render clears, it cannot be consumed by a render into some other surface.
     public private(set) var displayGeneration: UInt64 = 0
 
+    /// Draws over the view's subviews, after them, in the same coordinates and clip as
+    /// `draw(in:)` (what UIKit does with a subview kept in front, as a scroll view's
+    /// indicators). The default draws nothing. Viewports — other controllers' views — are
+    /// composed above it all the same.
+    open func drawOverSubviews(in surface: inout Surface) {}
+
     /// Draws the view's own content into `surface`, whose `origin` and `clip` are already
     /// set to this view's bounds coordinates. The default fills the background, draws the
     /// border, and an ellipse when `cornerRadius` reaches half the shorter side.

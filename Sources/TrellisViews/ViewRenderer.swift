@@ -97,5 +97,8 @@ public enum ViewRenderer {
             let subOrigin = origin + sub.frame.origin - sub.bounds.origin
             draw(sub, at: subOrigin, clip: childClip, band: band, into: &surface, isRoot: false, drawing: drawing, &placements)
         }
+        if drawing, !drawn.isEmpty {
+            surface.withState(origin: origin, clip: drawn) { s in view.drawOverSubviews(in: &s) }
+        }
     }
 }

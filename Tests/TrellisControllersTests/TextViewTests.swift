@@ -48,13 +48,14 @@ import TrellisWire
     @Test func theViewScrollsToKeepTheCursorsLineOnScreen() {
         let (w, t) = textView(width: 10, height: 3)
         w.paste("1\n2\n3\n4\n5\n6")
-        #expect(rows(w, 3) == ["4", "5", "6"])
+        // Issue 22: the scroll indicator in the last column says where the lines are.
+        #expect(rows(w, 3) == ["4        │", "5        ┃", "6        ┃"])
         w.key(.pageUp)
         w.key(.pageUp)                     // two lines a page: from line 6 to line 2
-        #expect(rows(w, 3) == ["2", "3", "4"])
+        #expect(rows(w, 3) == ["2        ┃", "3        ┃", "4        │"])
         #expect(t.firstLine == 1)
         w.key(.home, modifiers: .control)
-        #expect(rows(w, 3) == ["1", "2", "3"])
+        #expect(rows(w, 3) == ["1        ┃", "2        ┃", "3        │"])
     }
 
     @Test func aPasteIsOneEditAndKeepsItsLines() {
@@ -86,7 +87,7 @@ import TrellisWire
         w.key(.down)
         w.key(.down)
         #expect(t.text == "one\ntwo\nthree")
-        #expect(rows(w, 2) == ["two", "three"])
+        #expect(rows(w, 2) == ["two      │", "three    ┃"])
         // No cursor is drawn in read-only text.
         #expect(!(0..<10).contains { w.compose().cell(at: Point(x: $0, y: 1))?.attributes.contains(.reverse) == true })
     }
