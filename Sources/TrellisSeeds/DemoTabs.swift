@@ -3,7 +3,10 @@ import TrellisViews
 import TrellisWire
 
 /// The demo's root (issue 5): a tab bar with one tab per seed, each tab the root
-/// controller of that seed's scenarios (docs: /work/shared/SCENARIOS.md, S0 … S4).
+/// controller of that seed's scenarios (docs: /work/shared/SCENARIOS.md, S0 … S4), and a
+/// sixth, `DemoKeys`, for the keyboard, text and lists (issues 22 and 23). Above the tab
+/// bar, a footer lists the key commands active now (issue 22): the focused child's
+/// first, then F1 … F6 for the tabs.
 ///
 /// The tabs are made by name through `registry` — `registry.make("Seed001", id: "Seed001")`
 /// — never by type, because that is where placement is decided: in a host whose scene
@@ -11,14 +14,19 @@ import TrellisWire
 /// and the tab bar embeds the proxy exactly as it would the seed itself.
 @MainActor
 public final class DemoTabs: TabBarController {
-    /// The tabs in order: registered class name (also the child's id) and tab title.
-    public nonisolated static let tabs: [(name: String, title: String)] = [
-        ("Seed000", "000 circle"),
-        ("Seed001", "001 embed"),
-        ("Seed002", "002 files"),
-        ("Seed003", "003 cycle"),
-        ("Seed004", "004 paging"),
+    /// The tabs in order: registered class name (also the child's id), tab title, and
+    /// the shorter name the footer gives its key.
+    public nonisolated static let tabs: [(name: String, title: String, key: String)] = [
+        ("Seed000", "000 circle", "circle"),
+        ("Seed001", "001 embed", "embed"),
+        ("Seed002", "002 files", "files"),
+        ("Seed003", "003 cycle", "cycle"),
+        ("Seed004", "004 paging", "paging"),
+        ("DemoKeys", "005 keys", "keys"),
     ]
+
+    /// The active key commands, one row above the tab bar.
+    public let footer = KeyCommandFooter()
 
     public let registry: ControllerRegistry
 
@@ -39,13 +47,40 @@ public final class DemoTabs: TabBarController {
         }
     }
 
-    /// F1 … F5 select the tabs (issue 22: the demo's tabs switch with keys). They are the
+    /// The tab bar's layout with the footer between the content and the tab bar.
+    public override func loadView() {
+        let root = View()
+        tabBar.identifier = "tabBar"
+        tabBar.backgroundColor = .indexed(8)
+        contentView.identifier = "tabContent"
+        footer.identifier = "footer"
+        for v in [contentView, footer, tabBar] {
+            root.addSubview(v)
+            v.translatesAutoresizingMaskIntoConstraints = false
+            LayoutConstraint.activate([
+                v.leadingAnchor.constraint(equalTo: root.leadingAnchor),
+                v.trailingAnchor.constraint(equalTo: root.trailingAnchor),
+            ])
+        }
+        LayoutConstraint.activate([
+            tabBar.bottomAnchor.constraint(equalTo: root.bottomAnchor),
+            tabBar.heightAnchor.constraint(equalToConstant: 1),
+            footer.bottomAnchor.constraint(equalTo: tabBar.topAnchor),
+            footer.heightAnchor.constraint(equalToConstant: 1),
+            contentView.topAnchor.constraint(equalTo: root.topAnchor),
+            contentView.bottomAnchor.constraint(equalTo: footer.topAnchor),
+        ])
+        view = root
+    }
+
+    /// F1 … F6 select the tabs (issue 22: the demo's tabs switch with keys). They are the
     /// root's, so a key reaches them from wherever focus is unless a deeper responder
     /// takes it — in a session too, where the compositor hands every key to the root.
     public override var keyCommands: [KeyCommand] {
         let keys: [KeyPress.Special] = [.f1, .f2, .f3, .f4, .f5, .f6, .f7, .f8, .f9]
         return zip(keys, viewControllers.indices).map { key, i in
-            KeyCommand(Key(key), title: viewControllers[i].title ?? "Tab \(i + 1)") { [weak self] in self?.selectedIndex = i }
+            let title = Self.tabs.first { $0.name == viewControllers[i].id.rawValue }?.key ?? viewControllers[i].title ?? "Tab \(i + 1)"
+            return KeyCommand(Key(key), title: title) { [weak self] in self?.selectedIndex = i }
         }
     }
 }

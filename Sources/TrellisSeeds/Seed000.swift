@@ -100,6 +100,7 @@ public final class CircleChild: ViewController {
     public override func loadView() {
         let circle = CircleView()
         circle.backgroundColor = .indexed(1)
+        circle.focusChanged = { [weak self] focused in self?.count.attributes = focused ? circle.focusedAttributes : [] }
         view = circle
     }
 
@@ -127,6 +128,15 @@ public final class CircleChild: ViewController {
         updateCount()
     }
 
+    /// Issue 22: from the keyboard, Enter or Space on the focused circle is a tap on it.
+    public override func pressesBegan(_ presses: Set<Press>) {
+        guard let key = presses.first?.key, key.modifiers.isEmpty, key.special == .enter || (key.special == .none && key.text == " ") else {
+            return super.pressesBegan(presses)
+        }
+        touchesEndedCount += 1
+        updateCount()
+    }
+
     /// Back to no taps (the demo's alert).
     public func resetCount() {
         touchesEndedCount = 0
@@ -143,6 +153,12 @@ public final class CircleChild: ViewController {
 /// viewport's size in another — without the container reaching into it for a radius.
 @MainActor
 public final class CircleView: View {
+    /// Tab reaches the circle (issue 22), so the keyboard can tap it; focused, its
+    /// controller draws its label in the focused style.
+    public override var canBecomeFocused: Bool { true }
+    var focusChanged: ((Bool) -> Void)?
+    public override func focusDidChange() { focusChanged?(isFocused) }
+
     public override func layoutSubviews() {
         super.layoutSubviews()
         // A radius of half the shorter side is what makes a view an ellipse (docs/VIEWS.md).

@@ -73,5 +73,8 @@ public enum SeedControllers {
         registry.register("Seed004Fixed") { id in ScrollPaging(style: .fixed, id: id ?? "Fixed") }
         registry.register("Seed004Bounded") { id in ScrollPaging(style: .bounded, id: id ?? "Bounded") }
         registry.register("Seed004Pager") { id in PagerContainer(id: id ?? "Pager") }
+
+        // The sixth tab: keys, text and lists (issues 22 and 23).
+        registry.register("DemoKeys") { id in DemoKeys(id: id ?? "DemoKeys") }
     }
 }

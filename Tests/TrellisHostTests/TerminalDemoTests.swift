@@ -18,7 +18,7 @@ extension MultiProcessTests.TerminalModeTests {
         let app = try await pane.up()
         let first = Self.normalise(try await app.wait(forText: "000 circle", timeout: .seconds(30)))
         #expect(try await pane.tmux.waitForPane { $0 == first } == first)
-        #expect(pane.members.count == 7)
+        #expect(pane.members.count == 8)
 
         let tab = try #require(ScreenText.locate("001 embed", in: first))
         try pane.tmux.run(["send-keys", "-t", "trellis", "-H"]

@@ -35,7 +35,7 @@ import TrellisWire
 
     @Test func everySeedHasATabMadeByName() {
         let (window, demo) = make()
-        #expect(demo.viewControllers.map(\.id.rawValue) == ["Seed000", "Seed001", "Seed002", "Seed003", "Seed004"])
+        #expect(demo.viewControllers.map(\.id.rawValue) == ["Seed000", "Seed001", "Seed002", "Seed003", "Seed004", "DemoKeys"])
         let bar = window.row(23)
         for tab in DemoTabs.tabs { #expect(bar.contains(tab.title), "tab bar: \(bar)") }
         // Each tab was asked of the registry: a host that registers a proxy under the
@@ -55,7 +55,7 @@ import TrellisWire
         #expect(demo.viewControllers[2].viewIfLoaded?.superview != nil)
         window.key(.f1)
         #expect(demo.selectedIndex == 0)
-        #expect(window.activeKeyCommands.prefix(2).map { "\($0.key) \($0.title)" } == ["F1 000 circle", "F2 001 embed"])
+        #expect(window.activeKeyCommands.prefix(2).map { "\($0.key) \($0.title)" } == ["F1 circle", "F2 embed"])
     }
 
     // MARK: Seed 000
@@ -69,7 +69,7 @@ import TrellisWire
 
         for size in Self.sizes {
             resize(window, to: size)
-            let content = Size(width: size.width, height: size.height - 1)  // above the tab bar
+            let content = Size(width: size.width, height: size.height - 2)  // above the footer and the tab bar
             let side = min(content.width / 2, content.height) / 2
             #expect(circle.view.frame == Rect(x: (content.width - 2 * side) / 2, y: (content.height - side) / 2, width: 2 * side, height: side), "at \(size)")
             let screen = window.compose()
@@ -135,8 +135,8 @@ import TrellisWire
         let main = try #require((demo.viewControllers[1] as? Seed001)?.main)
         for size in Self.sizes {
             resize(window, to: size)
-            // Main's view is below the navigation bar and above the tab bar.
-            #expect(main.view.frame.size == Size(width: size.width, height: size.height - 2), "at \(size)")
+            // Main's view is below the navigation bar and above the footer and the tab bar.
+            #expect(main.view.frame.size == Size(width: size.width, height: size.height - 3), "at \(size)")
             let h = main.view.bounds.height
             let third = Int((Double(h) / 3).rounded())
             #expect(main.containerView.frame == Rect(x: 2, y: h - 3 - third, width: size.width - 4, height: third), "at \(size)")
@@ -198,7 +198,7 @@ import TrellisWire
         window.resize(to: Size(width: 120, height: 40))
         #expect(window.tap("‹ Back"))
         clock.finishAnimations(in: window)
-        #expect(nav.main?.view.frame.size == Size(width: 120, height: 38))
+        #expect(nav.main?.view.frame.size == Size(width: 120, height: 37))
         #expect(window.shows("Sub1"))
     }
 
@@ -276,7 +276,7 @@ import TrellisWire
         let seed = try #require(demo.viewControllers[3] as? Seed003)
         for size in Self.sizes {
             resize(window, to: size)
-            #expect(seed.stage.frame == Rect(x: 2, y: 3, width: size.width - 4, height: size.height - 1 - 4), "at \(size)")
+            #expect(seed.stage.frame == Rect(x: 2, y: 3, width: size.width - 4, height: size.height - 2 - 4), "at \(size)")
             #expect(seed.current.view.frame == seed.stage.bounds, "at \(size)")
             #expect(window.shows(seed.current.id.rawValue))
         }
@@ -337,7 +337,7 @@ import TrellisWire
         for size in Self.sizes {
             resize(window, to: size)
             #expect(window.shows("Page 2 of 10"), "at \(size)")
-            #expect(pager.pager.currentPage?.view.frame.size == Size(width: size.width, height: size.height - 2 - 3), "at \(size)")
+            #expect(pager.pager.currentPage?.view.frame.size == Size(width: size.width, height: size.height - 3 - 3), "at \(size)")
         }
     }
 
@@ -361,7 +361,7 @@ import TrellisWire
 
     @Test func everyTabShowsItsSeedAtEverySize() {
         let (window, _) = make()
-        let expected = ["000 circle": "tap me", "001 embed": "Sub1", "002 files": "ボタンです", "003 cycle": "showing First", "004 paging": "page 0"]
+        let expected = ["000 circle": "tap me", "001 embed": "Sub1", "002 files": "ボタンです", "003 cycle": "showing First", "004 paging": "page 0", "005 keys": "304 characters"]
         // The sizes the other tests check in detail, then odd ones in between and beyond.
         let odd = [Size(width: 61, height: 21), Size(width: 99, height: 31), Size(width: 200, height: 60), Size(width: 60, height: 20)]
         for size in Self.sizes + odd {
@@ -388,7 +388,7 @@ import TrellisWire
             for sub in view.subviews { out += cut(in: sub) }
             return out
         }
-        for tab in DemoTabs.tabs.map(\.title) + Seed004.styles.map(\.title) {
+        for tab in DemoTabs.tabs.map(\.title) + ["004 paging"] + Seed004.styles.map(\.title) {
             #expect(window.tap(tab), "\(tab)")
             _ = window.compose()
             #expect(cut(in: window.rootView) == [], "\(tab)")
