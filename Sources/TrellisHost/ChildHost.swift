@@ -317,7 +317,13 @@ public final class ChildHost {
     }
 
     private func embedView() {
-        if window.rootViewController === controller { return window.installRootView() }
+        if window.rootViewController === controller {
+            window.installRootView()
+            // As `makeKeyAndVisible` does in one process: a footer lists the commands from
+            // the first frame, not only after the first key or touch.
+            window.refreshKeyCommandFooters()
+            return
+        }
         guard controller.parent === proxy, controller.viewIfLoaded?.superview == nil else { return }
         proxy.view.addSubview(controller.view)
         controller.view.pinEdges(to: proxy.view)

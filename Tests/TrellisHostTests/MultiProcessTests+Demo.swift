@@ -31,21 +31,35 @@ extension MultiProcessTests {
         return true
     }
 
+    /// The headless compositor at 80×24, DemoTabs' host, and a host per tab.
+    static func launchDemo(_ s: Session) async throws {
+        try s.launch("trellis-compositor", ["--root", "Demo", "--headless", "--size", "80x24"])
+        // The tabs first: each connects to DemoTabs' endpoint as soon as it exists.
+        for tab in DemoTabs.tabs {
+            try s.launch("trellis-app", [
+                "--host", tab.name, "--class", tab.name, "--parent", "Demo", "--endpoint", try s.endpoint("Demo"),
+            ])
+        }
+        try s.launch("trellis-app", [
+            "--host", "Demo", "--class", "DemoTabs", "--parent", "compositor", "--endpoint", try s.endpoint("compositor"),
+        ] + DemoTabs.tabs.flatMap { ["--remote-child", $0.name] })
+        try await s.connect()
+    }
+
+    /// A key on the control endpoint, as the terminal would deliver it.
+    static func key(_ key: KeyPress, in s: Session) async throws {
+        _ = try await s.client!.request(.key(key))
+    }
+
+    static func key(_ special: KeyPress.Special, _ modifiers: KeyModifiers = [], in s: Session) async throws {
+        try await key(KeyPress(special: special, modifiers: modifiers), in: s)
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func theDemoRunsEverySeedInItsOwnProcessBehindItsTab() async throws {
         let s = try Session()
         do {
-            try s.launch("trellis-compositor", ["--root", "Demo", "--headless", "--size", "80x24"])
-            // The seeds first: each connects to DemoTabs' endpoint as soon as it exists.
-            for tab in DemoTabs.tabs {
-                try s.launch("trellis-app", [
-                    "--host", tab.name, "--class", tab.name, "--parent", "Demo", "--endpoint", try s.endpoint("Demo"),
-                ])
-            }
-            try s.launch("trellis-app", [
-                "--host", "Demo", "--class", "DemoTabs", "--parent", "compositor", "--endpoint", try s.endpoint("compositor"),
-            ] + DemoTabs.tabs.flatMap { ["--remote-child", $0.name] })
-            try await s.connect()
+            try await Self.launchDemo(s)
 
             // S0-1: seed 000's circle, drawn by its process inside the first tab.
             var screen = try await s.waitForScreen { $0.contains("000 circle") && $0.contains("tap me") }
@@ -113,10 +127,87 @@ extension MultiProcessTests {
             screen = try await s.waitForScreen { $0.contains("Page 1 of 10") }
             #expect(screen.contains("Page 1 of 10"), "\(screen)")
             _ = try await s.client!.request(.sizeTransition(SizeTransition(width: 120, height: 40)))
-            screen = try await s.waitForScreen { $0.split(separator: "\n").count >= 39 && $0.contains("Page 1 of 10") }
+            // Until the tab bar is on the 40th row (counting blank rows: most of a page is).
+            screen = try await s.waitForScreen {
+                let rows = $0.split(separator: "\n", omittingEmptySubsequences: false)
+                return rows.count == 40 && rows[39].contains("004 paging") && $0.contains("Page 1 of 10")
+            }
             let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(rows.count == 40 && rows[39].contains("004 paging"), "\(screen)")
             #expect(screen.contains("Page 1 of 10"), "\(screen)")
+        } catch {
+            await s.stop()
+            throw error
+        }
+        await s.stop()
+    }
+
+    /// Issue 22's "Done when", across processes: Tab through the demo into seed 000's
+    /// process and Enter on the circle; the alert there opened and answered from the
+    /// keyboard (issue 23); the footer with the focused child's commands first; F6 to the
+    /// keys tab, text typed into its filter field (in DemoKeys' process) filtering its
+    /// table; the table scrolled by keys and by the wheel. Every key goes in at the
+    /// compositor's control endpoint, as a terminal's would.
+    @Test(.timeLimit(.minutes(2)))
+    func theDemoFromTheKeyboardAcrossProcesses() async throws {
+        let s = try Session()
+        do {
+            try await Self.launchDemo(s)
+            var screen = try await s.waitForScreen { $0.contains("tap me") && $0.contains("F1 circle") }
+            #expect(screen.contains("F1 circle  F2 embed  F3 files  F4 cycle  F5 paging  F6 keys"), "\(screen)")
+
+            // Tab: Alert…, Sheet…, the circle — all in seed 000's process; Enter taps it.
+            for _ in 0..<3 { try await Self.key(.tab, in: s) }
+            try await Self.key(.enter, in: s)
+            screen = try await s.waitForScreen { $0.contains("child ×1") }
+            #expect(screen.contains("child ×1"), "\(screen)")
+
+            // Back to Alert… and open it; Reset is focused, → moves to Cancel.
+            for _ in 0..<2 { try await Self.key(.tab, .shift, in: s) }
+            try await Self.key(.enter, in: s)
+            screen = try await s.waitForScreen { $0.contains("Reset the count?") }
+            try await Self.key(.right, in: s)
+            try await Self.key(.enter, in: s)
+            screen = try await s.waitForScreen { $0.contains("Alert: cancelled") && !$0.contains("Reset the count?") }
+            #expect(screen.contains("Alert: cancelled") && screen.contains("child ×1"), "\(screen)")
+            // Focus is back on Alert…: Enter again, and Enter chooses Reset.
+            try await Self.key(.enter, in: s)
+            _ = try await s.waitForScreen { $0.contains("Reset the count?") }
+            try await Self.key(.enter, in: s)
+            screen = try await s.waitForScreen { $0.contains("Alert: reset") && !$0.contains("Reset the count?") }
+            #expect(screen.contains("Alert: reset") && screen.contains("tap me"), "\(screen)")
+
+            // F6: the keys tab, in its own process.
+            try await Self.key(.f6, in: s)
+            screen = try await s.waitForScreen { $0.contains("304 characters") && $0.contains("Code") }
+            #expect(screen.contains("Code   Ch Name") && screen.contains("BOX DRAWINGS LIGHT HORIZONTAL"), "\(screen)")
+            #expect(try await Self.tap("type to filter", in: s))
+            // The footer lists the child's command first, as its host reports it.
+            screen = try await s.waitForScreen { $0.contains("^F Filter  F1 circle") }
+            #expect(screen.contains("^F Filter  F1 circle"), "\(screen)")
+            try await s.typeText("letter ka")
+            screen = try await s.waitForScreen { $0.contains("2 of 304 match") }
+            #expect(screen.contains("HIRAGANA LETTER KA") && screen.contains("KATAKANA LETTER KA") && !screen.contains("U+2500"), "\(screen)")
+            for _ in 0..<9 { try await Self.key(.backspace, in: s) }
+            _ = try await s.waitForScreen { $0.contains("304 characters") }
+
+            // Tab to the table; ↓ selects the first row, the detail shows it.
+            try await Self.key(.tab, in: s)
+            try await Self.key(.down, in: s)
+            screen = try await s.waitForScreen { $0.contains("UTF-8: E2 94 80") }
+            #expect(screen.contains("UTF-8: E2 94 80"), "\(screen)")
+            // Two pages (18 rows each: 19 under the header) put row 36 at the bottom.
+            try await Self.key(.pageDown, in: s)
+            try await Self.key(.pageDown, in: s)
+            screen = try await s.waitForScreen { $0.contains("UTF-8: E2 94 A4") }
+            var rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(rows[2].hasPrefix("U+2512") && rows[2].contains("┃") == false, "\(screen)")
+            #expect(screen.contains("┃"), "the indicator's thumb: \(screen)")
+            // The wheel: two notches, six rows; the selection stays.
+            _ = try await s.client!.request(.scroll(ScrollInput(deltaY: 2, x: 10, y: 8, timestamp: 0)))
+            screen = try await s.waitForScreen { $0.split(separator: "\n")[2].hasPrefix("U+2518") }
+            rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(rows[2].hasPrefix("U+2518") && screen.contains("UTF-8: E2 94 A4"), "\(screen)")
         } catch {
             await s.stop()
             throw error

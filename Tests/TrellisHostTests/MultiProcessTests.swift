@@ -77,6 +77,11 @@ import TrellisWire
             return answers
         }
 
+        /// Types `text` one character a key, as a terminal sends typing.
+        func typeText(_ text: String) async throws {
+            for c in text { _ = try await client!.request(.key(KeyPress(text: String(c)))) }
+        }
+
         func stop() async {
             if let client { await client.close() }
             for p in processes.reversed() where p.isRunning {
