@@ -44,7 +44,7 @@ import Testing
         try p.run()
         let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        #expect(p.terminationStatus == 64 && errors.contains("--class: no controller class 'Nope' (known: DemoTabs,"), "\(errors)")
+        #expect(p.terminationStatus == 64 && errors.contains("--class: no controller class 'Nope' (known: DemoKeys, DemoTabs,"), "\(errors)")
     }
 
     @Test func theClassesAreListedForTheSupervisor() throws {

@@ -285,7 +285,7 @@ extension MultiProcessTests {
             let fixed = try #require(try s.state().members.first { $0.id == "Fixed" })
             let tree = try s.cli("tree").output
             let line = try #require(tree.split(separator: "\n").first { $0.contains("Fixed  ScrollPaging") })
-            #expect(line.contains("process pid \(fixed.pid)") && line.contains("80×22"), "\(line)")
+            #expect(line.contains("process pid \(fixed.pid)") && line.contains("80×21"), "\(line)")
             _ = try s.cli("down")
             #expect(try s.waitForUpToExit() == 0)
         }
@@ -315,7 +315,7 @@ extension MultiProcessTests {
             defer { s.cleanUp() }
             try s.up("deploy/scenes/demo.yaml")
             #expect(try s.cli("wait", "--text", "000 circle", "--timeout", "20").status == 0)
-            #expect(try s.state().members.count == 7)
+            #expect(try s.state().members.count == 8)
             // The tab bar is the root's; the circle is Seed000's own frame, from its process.
             #expect(try s.cli("wait", "--text", "tap me", "--timeout", "10").status == 0)
 
