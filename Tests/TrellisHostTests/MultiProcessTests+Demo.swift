@@ -208,6 +208,19 @@ extension MultiProcessTests {
             screen = try await s.waitForScreen { $0.split(separator: "\n")[2].hasPrefix("U+2518") }
             rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(rows[2].hasPrefix("U+2518") && screen.contains("UTF-8: E2 94 A4"), "\(screen)")
+
+            // Issue 23's split, narrowed below 80 columns: one column, the list; Enter on
+            // the chosen row opens the detail, Esc (the detail's command, in the footer)
+            // goes back — all in DemoKeys' process.
+            _ = try await s.client!.request(.sizeTransition(SizeTransition(width: 70, height: 24)))
+            screen = try await s.waitForScreen { !$0.contains("UTF-8") && $0.contains("type to filter") }
+            #expect(!screen.contains("UTF-8") && screen.contains("U+2524"), "one column, the list: \(screen)")
+            try await Self.key(.enter, in: s)
+            screen = try await s.waitForScreen { $0.contains("UTF-8: E2 94 A4") && $0.contains("Esc Back") }
+            #expect(!screen.contains("type to filter") && screen.contains("Esc Back  F1 circle"), "\(screen)")
+            try await Self.key(.escape, in: s)
+            screen = try await s.waitForScreen { $0.contains("type to filter") && !$0.contains("UTF-8") }
+            #expect(screen.contains("type to filter") && !screen.contains("Esc Back"), "\(screen)")
         } catch {
             await s.stop()
             throw error
