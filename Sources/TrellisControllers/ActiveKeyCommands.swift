@@ -13,7 +13,7 @@ extension Window {
         var seen = Set<String>()
         var out: [KeyCommand.Summary] = []
         while let r = responder {
-            if let viewport = r as? RemoteViewport, let remote = viewport.proxy?.activeKeyCommands() {
+            if let viewport = r as? RemoteViewport, let remote = viewport.proxy?.activeKeyCommands {
                 for command in remote where seen.insert(command.key).inserted { out.append(command) }
             }
             for command in r.keyCommands where command.isDiscoverable && seen.insert(command.key.description).inserted {
@@ -25,9 +25,9 @@ extension Window {
         return out
     }
 
-    /// Sets every `KeyCommandFooter` in the window to `activeKeyCommands`. The window
-    /// calls it when focus moves and after each key and touch; call it after changing
-    /// what `keyCommands` returns.
+    /// Sets every `KeyCommandFooter` in the window to `activeKeyCommands`, and tells
+    /// `keyCommandsObserver`. The window calls it when focus moves and after each key and
+    /// touch; call it after changing what `keyCommands` returns.
     public func refreshKeyCommandFooters() {
         var footers: [KeyCommandFooter] = []
         func find(_ v: View) {
@@ -35,9 +35,10 @@ extension Window {
             for s in v.subviews { find(s) }
         }
         find(rootView)
-        guard !footers.isEmpty else { return }
+        guard !footers.isEmpty || keyCommandsObserver != nil else { return }
         let commands = activeKeyCommands
         for f in footers { f.commands = commands }
+        keyCommandsObserver?(commands)
     }
 
     private static func name(of responder: Responder) -> String {

@@ -31,9 +31,14 @@ public enum ProcessChildRequest {
     public static let focusTook = "trellis.focus.took"
 
     /// The key commands a key typed now would be offered to in the child's tree, from its
-    /// focused view up (`Window.activeKeyCommands`): JSON, `[KeyCommand.Summary]`. Parent →
-    /// child, and compositor → root for `trellis keys`.
+    /// focused view up (`Window.activeKeyCommands`): JSON, `[KeyCommand.Summary]`.
+    /// Compositor → root for `trellis keys`.
     public static let keyCommands = "key-commands"
+    /// Child → parent, posted: the list `keyCommands` would answer has changed (focus
+    /// moved, a key or a touch changed what the tree offers); the payload is that list.
+    /// The parent keeps it, so its own footers and `trellis keys` never wait on a child —
+    /// one that hangs cannot hold up a click elsewhere (docs/LIFECYCLE.md, "Keys").
+    public static let keyCommandsChanged = "trellis.keys.changed"
 
     /// A `focusEnter` request's direction: true for Tab (`first`); nil if malformed.
     public static func entersForward(_ payload: [UInt8]) -> Bool? {

@@ -78,15 +78,23 @@ public final class RemoteController: ViewController {
 
     /// The key commands of the child's tree, from its focused view up; empty if it does
     /// not answer (a footer then lists this tree's alone).
-    func activeKeyCommands() -> [KeyCommand.Summary] {
-        guard let reply = forward(.request(Request(name: ProcessChildRequest.keyCommands))), reply.status == .ok,
-              let list = try? JSONDecoder().decode([KeyCommand.Summary].self, from: Data(reply.payload))
-        else { return [] }
-        return list
+    /// What the child's tree offers a key typed now, as it last said
+    /// (`ProcessChildRequest.keyCommandsChanged`): kept here, never asked for, so a footer
+    /// or `trellis keys` costs no round trip and a hung child holds nothing up.
+    public private(set) var activeKeyCommands: [KeyCommand.Summary] = []
+
+    /// The child says its tree's key commands changed: kept, and this window's footers
+    /// (and, in a host that is itself a child, its parent) hear of it.
+    public func childKeyCommandsChanged(_ commands: [KeyCommand.Summary]) {
+        guard commands != activeKeyCommands else { return }
+        activeKeyCommands = commands
+        window?.refreshKeyCommandFooters()
     }
 
-    /// The child's process was lost: if focus was in its tree, it is nowhere now.
-    public func childLostFocus() {
+    /// The child's process was lost: if focus was in its tree, it is nowhere now, and
+    /// neither are the commands it offered (a restarted child says its own).
+    public func childWasLost() {
+        childKeyCommandsChanged([])
         guard let viewport = viewIfLoaded as? RemoteViewport, viewport.isFocused else { return }
         viewport.focusSystem?.clear()
     }

@@ -22,6 +22,9 @@ public final class Window {
     public let host: String
     /// Sees every routing record too; for tests and the `tree` command.
     public var observer: (@MainActor (RoutingRecord) -> Void)?
+    /// Hears the active key commands each time they may have changed
+    /// (`refreshKeyCommandFooters`); a host that is a child tells its parent from here.
+    public var keyCommandsObserver: (@MainActor ([KeyCommand.Summary]) -> Void)?
 
     public init(size: Size, log: RoutingLog = .disabled, host: String = "app") {
         self.size = size

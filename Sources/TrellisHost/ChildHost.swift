@@ -34,6 +34,8 @@ public final class ChildHost {
     private var publisher: FramePublisher?
     /// While focus moves as the parent said (it knows already: nothing is told back).
     private var followingParentFocus = false
+    /// The key commands the parent was last told of; nil: tell it whatever they are.
+    private var toldKeyCommands: [KeyCommand.Summary]?
     /// The parent's size transition this host's tree takes part in, until it completes.
     private var sizeTransition: TransitionCoordinator?
 
@@ -153,6 +155,15 @@ public final class ChildHost {
                 proxy.port.post(.request(Request(name: ProcessChildRequest.focusTook)), from: controller.id, to: parent)
             }
         }
+        if parent != Self.compositorID {
+            // The parent keeps what this tree offers a key, told when it changes, so its
+            // footer never has to ask (ProcessChildRequest.keyCommandsChanged).
+            window.keyCommandsObserver = { [weak self] commands in
+                guard let self, commands != toldKeyCommands, let json = try? JSONEncoder().encode(commands) else { return }
+                toldKeyCommands = commands
+                proxy.port.post(.request(Request(name: ProcessChildRequest.keyCommandsChanged, payload: Array(json))), from: controller.id, to: parent)
+            }
+        }
         line.attach(
             { [weak self] envelope in
                 // Not `self?.deliver(…) ?? …`: nil is deliver's answer for "handled".
@@ -230,6 +241,10 @@ public final class ChildHost {
         let message = envelope.message
         switch message {
         case .containment(let c) where c.phase == .willMove && c.parent != nil:
+            // A parent adopting this tree — for the first time, or again after it lost
+            // this process and dropped what it was told — hears its key commands anew.
+            toldKeyCommands = nil
+            defer { window.refreshKeyCommandFooters() }
             let answer = controller.handleMessage(message, from: proxy)
             proxy.adopt(controller)
             return answer
@@ -282,8 +297,13 @@ public final class ChildHost {
             if let t = sizeTransition { window.completeSizeTransition(t) }
             sizeTransition = nil
             return nil
-        case .appearance, .touch, .scroll:
+        case .appearance:
             embedView()
+            return controller.handleMessage(message, from: proxy)
+        case .touch, .scroll:
+            embedView()
+            // As `Window.touch` does in one process: what a touch changed, a footer shows.
+            defer { window.refreshKeyCommandFooters() }
             return controller.handleMessage(message, from: proxy)
         case .key(let k):
             embedView()

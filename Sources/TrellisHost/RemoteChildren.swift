@@ -1,3 +1,4 @@
+import Foundation
 import TrellisCanvas
 import TrellisControllers
 import TrellisLog
@@ -62,7 +63,7 @@ public final class RemoteChildren {
             lost.insert(id)
             // Focus in a lost child's tree is nowhere now: its process is gone or will not
             // answer, and a restarted one starts with nothing focused.
-            proxies[id]?.childLostFocus()
+            proxies[id]?.childWasLost()
         case .connected(let id):
             if lost.remove(id) != nil, let proxy = proxies[id] { proxy.replayState() }
         }
@@ -105,6 +106,12 @@ public final class RemoteChildren {
         switch envelope.message {
         case .request(let r) where r.name == ProcessChildRequest.focusTook:
             proxy.childTookFocus()
+            return Reply(status: .ok)
+        case .request(let r) where r.name == ProcessChildRequest.keyCommandsChanged:
+            guard let commands = try? JSONDecoder().decode([KeyCommand.Summary].self, from: Data(r.payload)) else {
+                return Reply(status: .failed, payload: Array("a \(r.name)'s payload is a JSON list of key commands".utf8))
+            }
+            proxy.childKeyCommandsChanged(commands)
             return Reply(status: .ok)
         case .request:
             return parent.handleMessage(envelope.message, from: proxy)

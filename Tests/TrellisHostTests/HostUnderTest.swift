@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TrellisControllers
 import TrellisHost
 import TrellisTransport
@@ -14,11 +15,20 @@ final class HostUnderTest {
     let loop = IOLoop(mainQueueNamed: "host")
     let parent: Link
     let host: ChildHost
+    /// What the host sent its parent unasked (requests, posts), in order; answered ok.
+    let received = Inbox()
 
     init(_ name: String, controller: ViewController) async throws {
         test = try PrivateRun(name)
         let endpoint = try test.run.ipcEndpoint("parent")
-        parent = try await Link.bind(id: "Parent", endpoint: endpoint, loop: parentLoop, log: test.log, options: .sharingTheTestsMainActor)
+        let received = received
+        parent = try await Link.bind(
+            id: "Parent", endpoint: endpoint, loop: parentLoop, log: test.log, options: .sharingTheTestsMainActor,
+            onMessage: { envelope, link in
+                received.messages.withLock { $0.append(envelope.message) }
+                if envelope.kind == .request { link.reply(to: envelope, Reply(status: .ok)) }
+                return .handled
+            })
         host = try await ChildHost.start(controller: controller, parent: "Parent", endpoint: endpoint, loop: loop, log: test.log)
         let deadline = ContinuousClock.now + .seconds(5)
         while await !parent.isConnected(controller.id), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
@@ -43,10 +53,30 @@ final class HostUnderTest {
         _ = try await send(.sizeTransition(size))
     }
 
+    /// The payloads of the requests named `name` the host has sent so far.
+    func requests(named name: String) -> [[UInt8]] {
+        received.messages.withLock { list in
+            list.compactMap { if case .request(let r) = $0, r.name == name { r.payload } else { nil } }
+        }
+    }
+
+    /// Waits until the host has sent `count` requests named `name`, or 5 s passed.
+    func waitForRequests(named name: String, count: Int) async throws -> [[UInt8]] {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while requests(named: name).count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        return requests(named: name)
+    }
+
     func close() async {
         await host.link.close()
         await parent.close()
         parentLoop.shutdown()
         loop.shutdown()
     }
+}
+
+/// Messages one loop's handler appends and the test reads: a `Mutex` is what makes it
+/// safe to share between the parent's loop thread and the test.
+final class Inbox: Sendable {
+    let messages = Mutex<[Message]>([])
 }
