@@ -144,15 +144,25 @@ public struct KeyPress: Sendable, Equatable {
         case home, end, pageUp, pageDown, insert, delete
         case f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12
     }
+    /// Where the key is in its press (issue 22): down, held down (the terminal's key
+    /// repeat), or up. A terminal without the kitty keyboard protocol reports only
+    /// `.began` — its repeats are indistinguishable from presses — and never `.ended`.
+    /// `.began` is 0, the byte that was reserved before phases existed.
+    public enum Phase: UInt8, Sendable, CaseIterable { case began = 0, repeated, ended }
     public var special: Special
     public var modifiers: KeyModifiers
     public var text: String
     public var timestamp: UInt64
-    public init(special: Special = .none, modifiers: KeyModifiers = [], text: String = "", timestamp: UInt64 = 0) {
+    public var phase: Phase
+    public init(
+        special: Special = .none, modifiers: KeyModifiers = [], text: String = "", timestamp: UInt64 = 0,
+        phase: Phase = .began
+    ) {
         self.special = special
         self.modifiers = modifiers
         self.text = text
         self.timestamp = timestamp
+        self.phase = phase
     }
 }
 

@@ -33,7 +33,7 @@ extension Message {
             let text = Array(k.text.utf8)
             let limit = WireLimits.maxKeyText(pasting: k.modifiers.contains(.paste))
             precondition(text.count <= limit, "key text over \(limit) bytes")
-            w.u16(k.special.rawValue); w.u8(k.modifiers.rawValue); w.u8(0); w.u64(k.timestamp)
+            w.u16(k.special.rawValue); w.u8(k.modifiers.rawValue); w.u8(k.phase.rawValue); w.u64(k.timestamp)
             w.u16(UInt16(text.count)); w.raw(text)
         case .traits(let t):
             w.u8(t.horizontal.rawValue); w.u8(t.vertical.rawValue); w.u8(t.style.rawValue)
@@ -120,11 +120,11 @@ extension Message {
         case .key:
             let special = try r.enumeration(KeyPress.Special.self, "special key")
             let modifiers = try modifiers(&r)
-            guard try r.u8("reserved") == 0 else { throw r.invalid("reserved byte is not 0") }
+            let phase = try r.enumeration(KeyPress.Phase.self, "key phase")
             let timestamp = try r.u64("timestamp")
             let n = Int(try r.u16("text length"))
             let text = try r.utf8(length: n, max: WireLimits.maxKeyText(pasting: modifiers.contains(.paste)), "key text")
-            return .key(KeyPress(special: special, modifiers: modifiers, text: text, timestamp: timestamp))
+            return .key(KeyPress(special: special, modifiers: modifiers, text: text, timestamp: timestamp, phase: phase))
         case .traits:
             return .traits(
                 Traits(

@@ -11,6 +11,9 @@ let everyKind: [Message] = [
     .heartbeat,
     .touch(TouchInput(phase: .cancelled, modifiers: [.shift, .control], tapCount: 2, pointer: 7, x: -3, y: 41, timestamp: 99)),
     .key(KeyPress(special: .escape, modifiers: [.alt], text: "日本語", timestamp: 12)),
+    // Press phases from the kitty keyboard protocol (issue 22).
+    .key(KeyPress(special: .up, modifiers: [.shift], timestamp: 14, phase: .repeated)),
+    .key(KeyPress(text: "a", timestamp: 15, phase: .ended)),
     .scroll(ScrollInput(deltaX: 1, deltaY: -3, modifiers: [.control], x: -2, y: 40, timestamp: 13)),
     .traits(Traits(horizontal: .compact, vertical: .regular, style: .dark, direction: .rightToLeft, colorDepth: .ansi256, contentSize: .large)),
     .appearance(Appearance(.willDisappear, animated: true)),
@@ -106,6 +109,12 @@ struct WireCodecTests {
         var badPhase = touch[3]
         badPhase[0] = 9
         cases.append(("unknown touch phase", [[], touch[1], touch[2], badPhase], .invalidBody))
+        // The key's phase is the byte after its modifiers; 3 and up mean nothing (issue 22).
+        let key = WireCodec.encode(envelope(.key(KeyPress(text: "a", phase: .ended))))
+        #expect(key[3][3] == 2, "a key's phase is byte 3 of its body, as PROTOCOL.md §5.2 says")
+        var badKeyPhase = key[3]
+        badKeyPhase[3] = 3
+        cases.append(("unknown key phase", [[], key[1], key[2], badKeyPhase], .invalidBody))
 
         // A frame's layer (issue 20) is a controller id like any other.
         var layered = WireCodec.encode(envelope(.frame(FrameUpdate(layer: "card", number: 1, width: 1, height: 1, damage: []))))

@@ -60,6 +60,9 @@ SAMPLES = [
     ("touch", {"phase": 2, "modifiers": 1, "tap_count": 2, "pointer": 7, "x": -3, "y": 12, "timestamp": 123456789}),
     ("key", {"special": 0, "modifiers": 8, "timestamp": 5, "text": "こんにちは"}),
     ("key", {"special": 4, "modifiers": 0, "timestamp": 6, "text": ""}),
+    # Press phases (issue 22): a held Up repeating with Shift, then an `a` let go.
+    ("key", {"special": 5, "modifiers": 1, "phase": 1, "timestamp": 7, "text": ""}),
+    ("key", {"special": 0, "modifiers": 0, "phase": 2, "timestamp": 8, "text": "a"}),
     ("scroll", {"delta_x": 0, "delta_y": -2, "modifiers": 1, "x": 7, "y": -1, "timestamp": 99}),
     ("traits", {"horizontal": 2, "vertical": 1, "style": 2, "direction": 1, "color_depth": 4, "content_size": 3}),
     ("appearance", {"phase": 0, "animated": True}),

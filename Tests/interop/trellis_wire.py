@@ -77,7 +77,9 @@ def encode_body(kind: str, f: dict) -> bytes:
                            f["x"], f["y"], f.get("timestamp", 0))
     if kind == "key":
         t = f.get("text", "").encode()
-        return struct.pack("<HBBQH", f.get("special", 0), f.get("modifiers", 0), 0, f.get("timestamp", 0), len(t)) + t
+        # phase (§5.2): 0 began, 1 repeated, 2 ended — the byte that was reserved = 0.
+        return struct.pack("<HBBQH", f.get("special", 0), f.get("modifiers", 0), f.get("phase", 0),
+                           f.get("timestamp", 0), len(t)) + t
     if kind == "traits":
         return bytes([f["horizontal"], f["vertical"], f["style"], f["direction"], f["color_depth"], f["content_size"]])
     if kind == "appearance":
@@ -125,8 +127,8 @@ def decode_body(kind: str, b: bytes) -> dict:
         dx, dy, mods, _, _, x, y, ts = struct.unpack("<iiBBHiiQ", b)
         return {"delta_x": dx, "delta_y": dy, "modifiers": mods, "x": x, "y": y, "timestamp": ts}
     if kind == "key":
-        special, mods, _, ts, n = struct.unpack_from("<HBBQH", b)
-        return {"special": special, "modifiers": mods, "timestamp": ts, "text": b[14:14 + n].decode()}
+        special, mods, phase, ts, n = struct.unpack_from("<HBBQH", b)
+        return {"special": special, "modifiers": mods, "phase": phase, "timestamp": ts, "text": b[14:14 + n].decode()}
     if kind == "traits":
         return dict(zip(("horizontal", "vertical", "style", "direction", "color_depth", "content_size"), b))
     if kind == "appearance":

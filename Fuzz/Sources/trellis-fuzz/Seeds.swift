@@ -39,6 +39,9 @@ private let seedMessages: [(String, Message)] = [
     ("touch", .touch(TouchInput(phase: .moved, modifiers: [.shift], tapCount: 2, pointer: 1, x: -3, y: 41, timestamp: 99))),
     ("key-text", .key(KeyPress(modifiers: [.alt], text: "日本語", timestamp: 12))),
     ("key-special", .key(KeyPress(special: .f12, modifiers: [.control], timestamp: 12))),
+    // Press phases from the kitty keyboard protocol (issue 22).
+    ("key-repeat", .key(KeyPress(special: .f12, modifiers: [.control], timestamp: 12, phase: .repeated))),
+    ("key-release", .key(KeyPress(modifiers: [.alt], text: "日本語", timestamp: 12, phase: .ended))),
     ("key-paste-long", .key(KeyPress(modifiers: .paste, text: String(repeating: "貼り付け", count: 600)))),
     ("scroll", .scroll(ScrollInput(deltaX: 0, deltaY: -2, modifiers: [.control], x: 7, y: -1, timestamp: 5))),
     ("traits", .traits(Traits(horizontal: .compact, vertical: .regular, style: .dark, direction: .rightToLeft, colorDepth: .ansi256, contentSize: .large))),
