@@ -12,7 +12,7 @@ import TrellisWire
 
 /// The compositor's terminal (docs/TERMINAL.md): it takes the terminal on standard
 /// output, enters its modes (alternate screen, hidden cursor, SGR mouse, bracketed
-/// paste) and raw mode, draws every composed screen there, turns what the terminal sends
+/// paste, the kitty keyboard protocol where the terminal answers for it) and raw mode, draws every composed screen there, turns what the terminal sends
 /// into input for the root, turns SIGWINCH into a size transition at the root, and puts
 /// the terminal back as it found it.
 ///
@@ -37,6 +37,9 @@ public final class TerminalFrontEnd {
     private var queue: TerminalInputQueue?
     private var resizeSource: (any DispatchSourceSignal)?
     private var closed = false
+    /// Where asking for the kitty keyboard protocol stands (`KeyboardProtocol`); the
+    /// query went out with the modes when `open` entered them.
+    public private(set) var keyboard = KeyboardProtocol()
     /// The foreground group before us, given back on close.
     private var previousForeground: pid_t?
 
@@ -109,8 +112,13 @@ public final class TerminalFrontEnd {
         self.queue = queue
         let reader = TerminalInputReader(
             fd: fd, loop: loop,
-            deliver: { events in
-                DispatchQueue.main.async { MainActor.assumeIsolated { queue.enqueue(events) } }
+            deliver: { [weak self] events in
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated {
+                        self?.answered(events, log: log)
+                        queue.enqueue(events)
+                    }
+                }
             },
             closed: { reason in
                 DispatchQueue.main.async { MainActor.assumeIsolated { onEnd("terminal input: \(reason)") } }
@@ -131,6 +139,23 @@ public final class TerminalFrontEnd {
         }
         source.resume()
         resizeSource = source
+    }
+
+    /// The terminal's answers to the keyboard protocol's query: the flags answer pushes
+    /// ours (`KeyboardProtocol`). Logged either way, so a session's log says which
+    /// keyboard the user has.
+    private func answered(_ events: [InputEvent], log: RoutingLog) {
+        for case .answer(let answer) in events {
+            let before = keyboard.state
+            if let bytes = keyboard.take(answer) { output.control(bytes) }
+            guard keyboard.state != before else { continue }
+            let outcome = keyboard.state == .enhanced
+                ? "kitty keyboard protocol: pushed flags \(KeyboardProtocol.flags) (press, repeat and release)"
+                : "legacy keyboard: the terminal does not answer CSI ? u (presses only)"
+            log.record(RoutingRecord(
+                host: log.host, at: Compositor.id.rawValue, source: "terminal", target: Compositor.id.rawValue,
+                kind: "keyboard", outcome: .event, reason: outcome))
+        }
     }
 
     /// Stops reading and writing and restores the terminal. Idempotent.

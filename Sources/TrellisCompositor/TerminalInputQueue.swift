@@ -81,7 +81,8 @@ final class TerminalInputQueue {
     }
 
     static func isInterrupt(_ message: Message) -> Bool {
-        guard case .key(let key) = message else { return false }
+        // The press, never its release: a Ctrl+C let go is not a second request to quit.
+        guard case .key(let key) = message, key.phase == .began else { return false }
         return key.special == .none && key.text == "c" && key.modifiers == .control
     }
 

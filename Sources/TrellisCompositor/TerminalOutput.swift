@@ -32,6 +32,8 @@ final class TerminalOutput: @unchecked Sendable {
     private var throttle: FrameThrottle
     private var pending: [UInt8] = []
     private var pendingOffset = 0
+    /// Whether `pending` holds a frame (counted in `framesWritten`) or only `control` bytes.
+    private var pendingIsFrame = false
     private var timer: UInt64?
     /// Set when the terminal is gone (EIO, EBADF …): nothing more is written.
     private var dead = false
@@ -70,6 +72,23 @@ final class TerminalOutput: @unchecked Sendable {
         loop.execute { self.writer.invalidate() }
     }
 
+    /// From any thread: bytes that are not a frame (the keyboard protocol's push),
+    /// written after the frame in flight, never inside one of its escape sequences.
+    func control(_ bytes: [UInt8]) {
+        loop.execute { [self] in
+            guard !dead, !bytes.isEmpty else { return }
+            if pendingOffset < pending.count { return pending += bytes }
+            pending = bytes
+            pendingOffset = 0
+            pendingIsFrame = false
+            if !drain() {
+                writesBlocked.add(1, ordering: .relaxed)
+                throttle.blocked()
+                arm()
+            }
+        }
+    }
+
     /// On the loop, at exit: finishes the frame in flight, waiting at most `timeout` ns
     /// for the terminal to take it, so the restore bytes that follow do not land inside
     /// an escape sequence. Writes nothing after.
@@ -102,6 +121,7 @@ final class TerminalOutput: @unchecked Sendable {
         }) else { return }
         pending = writer.frame(screen)
         pendingOffset = 0
+        pendingIsFrame = true
         if pending.isEmpty { return }
         if drain() {
             throttle.wrote()
@@ -132,7 +152,7 @@ final class TerminalOutput: @unchecked Sendable {
         }
         if !pending.isEmpty {
             // A frame counts as written once its last byte is out, however long it waited.
-            framesWritten.add(1, ordering: .relaxed)
+            if pendingIsFrame { framesWritten.add(1, ordering: .relaxed) }
             pending.removeAll(keepingCapacity: true)
             pendingOffset = 0
         }

@@ -23,7 +23,8 @@ struct TerminalKeeper {
         saved = attributes
     }
 
-    /// If the terminal is not as it was, leaves the compositor's modes and restores its
+    /// If the terminal is not as it was, leaves the compositor's modes (popping the kitty
+    /// keyboard flags it may have pushed: harmless when it had not) and restores its
     /// attributes; otherwise leaves it alone (leaving the alternate screen when not in it
     /// would move the cursor).
     func giveBack() {

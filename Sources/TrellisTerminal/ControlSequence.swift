@@ -3,8 +3,10 @@ struct ControlSequence: Equatable {
     /// A private marker (`<`, `=`, `>`, `?`) leading the parameters, as SGR mouse uses.
     var marker: UInt8?
     /// Parameters separated by `;`; `nil` where one was left empty, meaning its default.
-    /// Sub-parameters after `:` (kitty's alternate keys) are dropped: nothing here uses them.
     var parameters: [Int?]
+    /// Each parameter's sub-parameters, the values after its first `:` (kitty's
+    /// alternate keys, event type and text); empty for most. `nil` where one is empty.
+    var subparameters: [[Int?]]
     var intermediates: [UInt8]
     var final: UInt8
 
@@ -27,21 +29,33 @@ struct ControlSequence: Equatable {
         }
         let parameterBytes = bytes[..<parameterEnd]
         parameters = []
+        subparameters = []
         guard !parameterBytes.isEmpty else { return }
         for field in parameterBytes.split(separator: 0x3B, omittingEmptySubsequences: false) {
-            let digits = field.prefix { $0 != 0x3A }
-            if let bad = digits.first(where: { !(0x30...0x39).contains($0) }) {
-                throw DecodeFailure("byte \(bad.hex) inside a numeric parameter")
-            }
-            guard digits.count <= Self.maxDigits else {
-                throw DecodeFailure("parameter longer than \(Self.maxDigits) digits")
-            }
-            parameters.append(digits.isEmpty ? nil : digits.reduce(0) { $0 * 10 + Int($1 - 0x30) })
+            let values = try field.split(separator: 0x3A, omittingEmptySubsequences: false).map(Self.number)
+            parameters.append(values[0])
+            subparameters.append(Array(values.dropFirst()))
         }
+    }
+
+    /// One decimal value; empty is `nil`, its default.
+    private static func number(_ digits: ArraySlice<UInt8>) throws(DecodeFailure) -> Int? {
+        if let bad = digits.first(where: { !(0x30...0x39).contains($0) }) {
+            throw DecodeFailure("byte \(bad.hex) inside a numeric parameter")
+        }
+        guard digits.count <= maxDigits else {
+            throw DecodeFailure("parameter longer than \(maxDigits) digits")
+        }
+        return digits.isEmpty ? nil : digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
     /// The parameter at `index`, or `nil` when it is absent or empty.
     subscript(parameter index: Int) -> Int? {
         index < parameters.count ? parameters[index] : nil
+    }
+
+    /// The sub-parameters of the parameter at `index`; empty when it has none.
+    subscript(subparameters index: Int) -> [Int?] {
+        index < subparameters.count ? subparameters[index] : []
     }
 }

@@ -17,6 +17,8 @@ public enum InputEvent: Sendable, Equatable {
     case paste(String)
     /// The terminal window gained (`true`) or lost (`false`) focus.
     case focus(Bool)
+    /// The terminal answering a query (`KeyboardProtocol`); the answer is not input.
+    case answer(TerminalAnswer)
     /// Bytes that decode to nothing; parsing went on after them.
     case invalid(bytes: [UInt8], reason: String)
 }

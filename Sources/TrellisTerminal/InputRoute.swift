@@ -29,6 +29,8 @@ extension InputEvent {
             return .root([.scroll(wheel)])
         case .focus(let gained):
             return .ignored("focus \(gained ? "gained" : "lost"): nothing consumes focus reports yet")
+        case .answer(let answer):
+            return .ignored("terminal answered \(answer): the front end's, never a key")
         case .invalid(let bytes, let reason):
             let hex = bytes.prefix(16).map(\.hex).joined(separator: " ")
             return .rejected("\(reason)" + (bytes.isEmpty ? "" : " [\(hex)\(bytes.count > 16 ? " …" : "")]"))

@@ -242,6 +242,13 @@ public struct TerminalInputParser: Sendable {
                 lastByte = time
             case (nil, UInt8(ascii: "~")) where plain && sequence.parameters == [201]:
                 throw DecodeFailure("paste end marker without a paste start")
+            case (UInt8(ascii: "?"), UInt8(ascii: "u")):
+                guard sequence.intermediates.isEmpty, sequence.parameters.count == 1, let flags = sequence.parameters[0],
+                      sequence.subparameters[0].isEmpty
+                else { throw DecodeFailure("keyboard flags answer (CSI ? u) needs one number") }
+                events.append(.answer(.keyboardFlags(flags)))
+            case (UInt8(ascii: "?"), UInt8(ascii: "c")) where sequence.intermediates.isEmpty:
+                events.append(.answer(.deviceAttributes))
             case (nil, UInt8(ascii: "I")) where plain && sequence.parameters.isEmpty:
                 events.append(.focus(true))
             case (nil, UInt8(ascii: "O")) where plain && sequence.parameters.isEmpty:

@@ -130,6 +130,27 @@ struct TerminalInputQueueTests {
         #expect(r.interrupts == 1)
     }
 
+    /// Issue 22: with the kitty keyboard protocol a Ctrl+C is let go as well as pressed;
+    /// the release, which nothing handles, is no request to quit — every message is
+    /// answered before the press is sent, so a wrong interrupt would have shown.
+    @Test func anUnhandledCtrlCReleaseDoesNotAskToQuit() async throws {
+        let r = Recorder()
+        let (log, dir) = try Self.log()
+        defer {
+            log.close()
+            try? FileManager.default.removeItem(at: dir)
+        }
+        let q = queue(r, log: log)
+        r.answer = { _ in Envelope(sequence: 2, source: "Root", target: "compositor", message: .reply(Reply(status: .declined))) }
+        q.enqueue([.key(KeyPress(modifiers: .control, text: "c", phase: .ended))])
+        q.enqueue([.key(KeyPress(modifiers: .control, text: "c", phase: .repeated))])
+        q.enqueue([.key(KeyPress(modifiers: .control, text: "c"))])
+        try await waitUntil { r.interrupts == 1 }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(r.sent.count == 3)
+        #expect(r.interrupts == 1, "only the press asks to quit")
+    }
+
     @Test func garbageIsLoggedAndInputGoesOn() async throws {
         let r = Recorder()
         let (log, dir) = try Self.log()

@@ -10,7 +10,7 @@ let garbageCases: [InputCase] = [
     InputCase("modifier out of range", "\(esc)[1;999A", []),
     InputCase("zero modifier", "\(esc)[1;0A", []),
     InputCase("unexpected first parameter", "\(esc)[2;5A", []),
-    InputCase("terminal report with a private marker", "\(esc)[?1;2c", []),
+    InputCase("terminal report with a private marker", "\(esc)[?5n", []),
     InputCase("intermediate byte", "\(esc)[1$A", []),
     InputCase("parameter after intermediate", "\(esc)[ 1A", []),
     InputCase("parameter too long", "\(esc)[12345678A", []),
