@@ -96,7 +96,7 @@ extension Message {
         case .traits(let t): "h:\(t.horizontal) v:\(t.vertical) \(t.style)"
         case .sizeTransition(let s): "\(s.width)×\(s.height)"
         case .touch(let t): "\(t.phase) \(t.x),\(t.y) pointer \(t.pointer)"
-        case .key(let k): Key(k).summary
+        case .key(let k): k.pressName
         case .scroll(let s): "\(s.deltaX),\(s.deltaY) at \(s.x),\(s.y)"
         case .request(let r): r.name
         case .placement(let p): "frame \(p.frame.x),\(p.frame.y) \(p.frame.width)×\(p.frame.height) z \(p.z)\(p.visible ? "" : " hidden")"

@@ -52,7 +52,18 @@ extension ViewController {
         } else {
             path = "nothing focused; from \(id) up to \(parent == nil ? "the window" : "itself")"
         }
-        return "unhandled: no responder took \(Key(key)) (\(path))"
+        return "unhandled: no responder took \(key.pressName) (\(path))"
+    }
+}
+
+extension KeyPress {
+    /// The key as the log and an unhandled reason name it: `x`, `x (repeat)`, `x (release)`.
+    var pressName: String {
+        switch phase {
+        case .began: Key(self).summary
+        case .repeated: Key(self).summary + " (repeat)"
+        case .ended: Key(self).summary + " (release)"
+        }
     }
 }
 
@@ -65,11 +76,11 @@ extension Window {
         guard let root = inputController else { return .unhandled(reason: "unhandled: the window has no root controller") }
         var stamped = key
         if stamped.timestamp == 0 { stamped.timestamp = MonotonicClock.nanoseconds() }
-        route(kind: "key", from: "window", to: root.id, outcome: .delivered, reason: nil, detail: Key(key).summary)
+        route(kind: "key", from: "window", to: root.id, outcome: .delivered, reason: nil, detail: key.pressName)
         defer { refreshKeyCommandFooters() }
         guard let reply = root.keyMessage(stamped) else { return .handled }
         let why = String(decoding: reply.payload, as: UTF8.self)
-        route(kind: "key", from: root.id, to: "window", outcome: .dropped, reason: why, detail: Key(key).summary)
+        route(kind: "key", from: root.id, to: "window", outcome: .dropped, reason: why, detail: key.pressName)
         return .unhandled(reason: why)
     }
 

@@ -68,20 +68,30 @@ public struct Key: Hashable, Sendable, CustomStringConvertible {
 
 /// A key going down (or, where the terminal reports it, up), as a responder sees it:
 /// UIKit's `UIPress`. A terminal without the kitty keyboard protocol reports only
-/// presses, so most keys arrive as `.began` alone.
+/// presses, so there every key arrives as `.began` alone.
+///
+/// A key held down repeats as another `.began` with `isRepeat` (docs/LIFECYCLE.md,
+/// "Keys"): each repeat types a character, moves a selection or fires a command exactly
+/// as a press does — as it does on a legacy terminal, whose repeats are presses — so no
+/// view handles repeat apart; one that must (a key that toggles) checks `isRepeat`.
 public struct Press: Hashable, Sendable {
     public enum Phase: Sendable, Hashable { case began, ended }
     public var phase: Phase
     public var key: Key
     public var timestamp: UInt64
+    /// The terminal's key repeat: the key is held, not pressed again (kitty protocol only).
+    public var isRepeat: Bool
 
-    public init(phase: Phase = .began, key: Key, timestamp: UInt64 = 0) {
+    public init(phase: Phase = .began, key: Key, timestamp: UInt64 = 0, isRepeat: Bool = false) {
         self.phase = phase
         self.key = key
         self.timestamp = timestamp
+        self.isRepeat = isRepeat
     }
 
     public init(_ press: KeyPress) {
-        self.init(key: Key(press), timestamp: press.timestamp)
+        self.init(
+            phase: press.phase == .ended ? .ended : .began, key: Key(press), timestamp: press.timestamp,
+            isRepeat: press.phase == .repeated)
     }
 }

@@ -96,7 +96,8 @@ open class Responder {
     }
 
     /// Offers the presses to this responder's key commands, then to the press method
-    /// for their phase; what neither handles travels on up the chain.
+    /// for their phase; what neither handles travels on up the chain. Commands fire on a
+    /// press and its repeats, never on a release (docs/LIFECYCLE.md, "Keys").
     public func deliver(_ presses: Set<Press>) {
         guard let first = presses.first else { return }
         if let command = keyCommands.first(where: { $0.matches(first) }) {
