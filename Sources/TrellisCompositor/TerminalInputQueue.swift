@@ -71,6 +71,7 @@ final class TerminalInputQueue {
         send(message) { [weak self] answer in
             guard let self else { return }
             if Self.isInterrupt(message) && !Self.handled(answer) { self.onInterrupt() }
+            if case .key = message, let why = Self.unhandledReason(answer) { self.logUnhandled(message, why) }
             guard let pointer = move else { return }
             self.moving[pointer]?.inFlight = false
             if let held = self.moving[pointer]?.held {
@@ -78,6 +79,20 @@ final class TerminalInputQueue {
                 self.transmit(held)
             }
         }
+    }
+
+    /// The reason the root gave for a key nothing took (a declined reply's payload).
+    static func unhandledReason(_ answer: Envelope?) -> String? {
+        guard case .reply(let reply)? = answer?.message, reply.status == .declined else { return nil }
+        return String(decoding: reply.payload, as: UTF8.self)
+    }
+
+    /// A typed key that did nothing is a log line with the root's reason — `unhandled:
+    /// no responder took q (release) (…)` — so `trellis logs` says why (docs/TERMINAL.md).
+    private func logUnhandled(_ message: Message, _ why: String) {
+        log.record(RoutingRecord(
+            host: log.host, at: Compositor.id.rawValue, source: Compositor.id.rawValue, target: "terminal",
+            kind: message.kind.name, outcome: .dropped, reason: why))
     }
 
     static func isInterrupt(_ message: Message) -> Bool {

@@ -191,13 +191,14 @@ public final class ChildHost {
 
     /// A key the tree here did not take: Tab and Shift-Tab move focus on within this tree,
     /// without wrapping — at its end, the parent moves it on past this tree's viewport.
+    /// Their press and repeat move it, as in the window's root view; a release does not.
     private func key(_ envelope: Envelope, _ key: KeyPress) -> Reply? {
         // As `Window.key` does in one process: a footer here shows what the key changed
         // (focus moved inside a child, a command's list changed) in the key's own frame.
         defer { window.refreshKeyCommandFooters() }
         let answer = controller.handleMessage(envelope.message, from: proxy)
         guard answer?.status == .declined, window.rootViewController !== controller,
-              key.special == .tab, key.modifiers.isSubset(of: .shift)
+              key.special == .tab, key.modifiers.isSubset(of: .shift), key.phase != .ended
         else { return answer }
         let root = window.rootView
         let moved = followParentFocus { $0.moveFocus(forward: !key.modifiers.contains(.shift), in: root, wrapping: false) }
