@@ -395,6 +395,32 @@ extension MultiProcessTests {
             ])
         }
 
+        /// Issue 22: press phases cross into a child as they go in one tree (docs/LIFECYCLE.md,
+        /// "Keys", press phases): a repeat types once more into the child's focused field, a
+        /// release types nothing and is unhandled, a command fires on press and repeat but
+        /// not on release — the same in every placement.
+        @Test(.timeLimit(.minutes(1)))
+        func pressRepeatAndReleaseCrossIntoAChildAsInOneTree() async throws {
+            let log = try await sameLogInEveryPlacement(
+                root: { ParityFocusContainer(registry: $0) }, placed: (className: "ParityForm", id: "Child")
+            ) { run in
+                let w = run.window
+                #expect(w.key(.tab) == .handled && w.key(.tab) == .handled, "\(run.placement): Tab into the child")
+                #expect(w.key(KeyPress(text: "k")) == .handled)
+                #expect(w.key(KeyPress(text: "k", phase: .repeated)) == .handled)
+                guard case .unhandled(let why) = w.key(KeyPress(text: "k", phase: .ended)) else {
+                    Issue.record("\(run.placement): a release was taken")
+                    return
+                }
+                #expect(why.contains("k (release)"), "\(run.placement): \(why)")
+                #expect(w.key(KeyPress(special: .f2)) == .handled)
+                #expect(w.key(KeyPress(special: .f2, phase: .repeated)) == .handled)
+                #expect(w.key(KeyPress(special: .f2, phase: .ended)) != .handled, "\(run.placement): F2 fired on release")
+            }
+            let typed = log.filter { $0.contains(" = ") || $0.hasSuffix("clear") }
+            #expect(typed == ["Child.b = k", "Child.b = kk", "Child.clear", "Child.clear"])
+        }
+
         /// Issue 22: the mouse wheel scrolls the list under the pointer, wherever it runs —
         /// into the child's tree as a `scroll` message — and at the top, where nothing
         /// scrolls that way, it is unhandled (docs/LIFECYCLE.md, "The mouse wheel").
