@@ -93,10 +93,9 @@ enum KeyDecoding {
         if kittyPrivateUse.contains(code) {
             throw DecodeFailure("kitty key \(code) (a modifier, lock, media or F13–F35 key) has no Trellis key")
         }
-        var key = try codepoint(code, modifiers: modifiers, at: time)
-        guard key.special == .none else { return key }
         if sequence.parameters.count == 3 {
-            // Report-associated-text: the text the key produces, as code points.
+            // Report-associated-text: the text the key types, as code points; the key's
+            // own number may be 0 (no known key), so the text is the key.
             var text = ""
             for value in [sequence.parameters[2]] + sequence[subparameters: 2] {
                 guard let value, let scalar = Unicode.Scalar(UInt32(clamping: value)) else {
@@ -104,9 +103,10 @@ enum KeyDecoding {
                 }
                 text.unicodeScalars.append(scalar)
             }
-            key.text = text
-            key.modifiers.remove(.shift)
-        } else if key.modifiers.contains(.shift) {
+            return KeyPress(modifiers: modifiers.subtracting(.shift), text: text, timestamp: time)
+        }
+        var key = try codepoint(code, modifiers: modifiers, at: time)
+        if key.special == .none, key.modifiers.contains(.shift) {
             if let shifted = alternates.first, let shifted {
                 key.text = try codepoint(shifted, modifiers: [], at: time).text
                 key.modifiers.remove(.shift)

@@ -77,21 +77,19 @@ extension MultiProcessTests {
 
                 try await s.connect()
                 _ = try await s.waitForScreen { $0.contains("b") }
-                // Tab twice: field a, then the child's field b; then q pressed, held (one
-                // repeat) and let go, and w pressed and let go — as kitty sends them.
+                // Tab twice: field a, then the child's field b. Text keys are their text
+                // under flags 7; Left is pressed, held (one repeat) and let go as kitty
+                // sends it; then x goes in where the cursor is.
                 terminal.send("\t")
                 _ = try await s.waitForScreen { _ in true }
-                terminal.send("\t")
-                terminal.send("q\u{1B}[113;1:2u\u{1B}[113;1:3uw\u{1B}[119;1:3u")
-                let screen = try await s.waitForScreen { $0.contains("qqw") }
-                #expect(screen.contains("qqw"), "one insertion per press and repeat, none per release:\n\(screen)")
-                // The releases went the keys' way — into the child's tree, to its field b and
-                // up — and nothing took them; the presses and the repeat were taken.
-                let unhandled = try await Self.unhandledKeys(s, until: 2)
-                #expect(unhandled == [
-                    "unhandled: no responder took q (release) (from the focused Child of Child up to the window)",
-                    "unhandled: no responder took w (release) (from the focused Child of Child up to the window)",
-                ], "\(unhandled)")
+                terminal.send("\tqwe")
+                terminal.send("\u{1B}[D\u{1B}[1;1:2D\u{1B}[1;1:3Dx")
+                let screen = try await s.waitForScreen { $0.contains("qxwe") }
+                #expect(screen.contains("qxwe"), "the press and the repeat move the cursor, the release does not:\n\(screen)")
+                // The release went the key's way — into the child's tree, to its field b and
+                // up — and nothing took it; the press and the repeat were taken.
+                let unhandled = try await Self.unhandledKeys(s, until: 1)
+                #expect(unhandled == ["unhandled: no responder took ← (release) (from the focused Child of Child up to the window)"], "\(unhandled)")
 
                 let restore = try await Self.stop(compositor, terminal)
                 let parts = restore.split(separator: "\u{1B}")
@@ -127,7 +125,8 @@ extension MultiProcessTests {
 
                 terminal.send("\u{1B}[?62;22c")
                 terminal.send("w")
-                _ = try await s.waitForScreen { $0.contains("qqw") }
+                let after = try await s.waitForScreen { $0.contains("qqw") }
+                #expect(after.contains("qqw"), "\(after)")
                 #expect(!terminal.text.contains("\u{1B}[>"), "flags pushed to a terminal that did not answer for them")
 
                 let restore = try await Self.stop(compositor, terminal)

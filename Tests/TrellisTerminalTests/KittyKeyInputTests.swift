@@ -49,8 +49,11 @@ let kittyCases: [InputCase] = [
     InputCase("F3 as CSI 13 ~", "\(esc)[13~", [key(.f3)]),
     InputCase("Delete released", "\(esc)[3;1:3~", [phased(key(.delete), .ended)]),
     InputCase("Shift+PageDown repeating", "\(esc)[6;2:2~", [phased(key(.pageDown, .shift), .repeated)]),
-    // Text keys still arrive as text: a press is the byte, its release the CSI u.
-    InputCase("text press then its release", "q\(esc)[113;1:3u", [text("q"), phased(text("q"), .ended)]),
+    // Under the flags the compositor pushes a text key is its text, pressed only; a
+    // terminal reporting every key (flag 8) gives its release as CSI u.
+    InputCase("text press then its release (flag 8)", "q\(esc)[113;1:3u", [text("q"), phased(text("q"), .ended)]),
+    InputCase("text without a known key (key number 0)", "\(esc)[0;;229u", [text("å")]),
+    InputCase("text with Alt keeps Alt", "\(esc)[97;3;229u", [text("å", .alt)]),
 ]
 
 /// Issue 22: kitty forms that are wrong are `.invalid` with a reason, and the next key
