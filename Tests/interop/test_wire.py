@@ -149,6 +149,8 @@ def malformed_cases():
         ("bad bool", [b"", w.PROTOCOL, good(33), b"\x00\x02"], "invalid-body"),
         ("trailing bytes", [b"", w.PROTOCOL, good(17), struct.pack("<HBBQH", 0, 0, 0, 0, 1) + b"ab"], "invalid-body"),
         ("text length past the end", [b"", w.PROTOCOL, good(17), struct.pack("<HBBQH", 0, 0, 0, 0, 9) + b"ab"], "truncated-body"),
+        # A key's phase is 0 began, 1 repeated, 2 ended (issue 22); 3 is nothing.
+        ("unknown key phase", [b"", w.PROTOCOL, good(17), struct.pack("<HBBQH", 0, 0, 3, 0, 1) + b"a"], "invalid-body"),
         ("not UTF-8", [b"", w.PROTOCOL, good(64), b"\x02\xff\xfe" + struct.pack("<I", 0)], "invalid-body"),
         ("empty request name", [b"", w.PROTOCOL, good(64), b"\x00" + struct.pack("<I", 0)], "invalid-body"),
         ("damage outside surface", [b"", w.PROTOCOL, good(48), struct.pack("<IHHH", 1, 2, 2, 1) + struct.pack("<HHHH", 1, 1, 2, 1) + b"\0" * 28], "invalid-body"),
