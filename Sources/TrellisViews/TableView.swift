@@ -174,6 +174,18 @@ open class TableView: View {
         setNeedsDisplay()
     }
 
+    /// Asks the data source again for the cells of `paths` — UIKit's `reloadRows(at:with:)`
+    /// for rows whose content changed and whose number did not. Only the rows on screen
+    /// have cells to ask again; the others are asked when they are shown, as always. A
+    /// path that is not a row is passed over; rows added or removed need `reloadData`.
+    public func reloadRows(at paths: [IndexPath]) {
+        for path in paths {
+            guard let line = line(of: path), let cell = visible.removeValue(forKey: line) else { continue }
+            recycle(cell)
+        }
+        setNeedsLayout()
+    }
+
     public func numberOfRows(inSection section: Int) -> Int { sections.indices.contains(section) ? sections[section].rows : 0 }
 
     /// The line a row is on, or nil if there is no such row.

@@ -31,7 +31,7 @@ import TrellisWire
 
     /// A 20-column table at the window's top left; the scroll indicator off unless asked
     /// for, so rows read as their text.
-    func table(_ source: Numbers, height: Int = 5, indicator: Bool = false) -> (Window, TableView) {
+    func table(_ source: TableViewDataSource, height: Int = 5, indicator: Bool = false) -> (Window, TableView) {
         let w = Window(size: Size(width: 30, height: 10))
         w.rootViewController = ViewController(id: "List")
         w.makeKeyAndVisible()
@@ -39,7 +39,7 @@ import TrellisWire
         t.showsVerticalScrollIndicator = indicator
         t.register(TableViewCell.self, forCellReuseIdentifier: "n")
         t.dataSource = source
-        t.delegate = source
+        t.delegate = source as? TableViewDelegate
         w.rootViewController!.view.addSubview(t)
         return (w, t)
     }
@@ -104,6 +104,39 @@ import TrellisWire
         t.reloadData()
         #expect(t.indexPathForSelectedRow == nil)
         #expect(rows(w, 3) == ["row 0.0", "row 0.1", ""])
+    }
+
+    /// "Reload of rows" (issue 22; UIKit's `reloadRows(at:with:)`): only the rows named are
+    /// asked for again — a row on screen gets a fresh cell, one off screen is asked when
+    /// shown — and the selection stays.
+    @Test func reloadingRowsAsksForThoseRowsAloneAndKeepsTheSelection() {
+        let source = Labels(["a", "b", "c", "d", "e", "f", "g"])
+        let (w, t) = table(source, height: 3)
+        t.selectRow(at: IndexPath(row: 1, section: 0))
+        #expect(rows(w, 3) == ["a", "b", "c"])
+        source.texts[1] = "B"
+        source.texts[2] = "C"
+        source.texts[5] = "F"
+        source.asked = []
+        t.reloadRows(at: [IndexPath(row: 1, section: 0), IndexPath(row: 5, section: 0), IndexPath(row: 99, section: 0)])
+        #expect(rows(w, 3) == ["a", "B", "c"], "row 2 was not named: its cell stays as it was")
+        #expect(source.asked == [1])
+        #expect(t.indexPathForSelectedRow == IndexPath(row: 1, section: 0))
+        t.scrollToRow(at: IndexPath(row: 5, section: 0))
+        #expect(rows(w, 3) == ["d", "e", "F"])
+    }
+
+    final class Labels: TableViewDataSource {
+        var texts: [String]
+        var asked: [Int] = []
+        init(_ texts: [String]) { self.texts = texts }
+        func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { texts.count }
+        func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+            asked.append(indexPath.row)
+            let cell = tableView.dequeueReusableCell(withIdentifier: "n", for: indexPath)
+            cell.textLabel.text = texts[indexPath.row]
+            return cell
+        }
     }
 
     // MARK: Data tables and the scroll indicator (issue 22: "a header row for columns (a
