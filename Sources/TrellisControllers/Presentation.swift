@@ -19,6 +19,9 @@ public enum ModalPresentationStyle: String, Sendable, CaseIterable {
     /// Centred over the window at its `preferredContentSize` (two thirds of the window each
     /// way when it has none); the views beneath stay, visible around it.
     case formSheet
+    /// No adaptation: what an `AdaptivePresentationControllerDelegate` answers to keep the
+    /// style asked for. Never a style to present in (UIKit raises).
+    case none
 
     /// What `.automatic` stands for.
     public var resolved: ModalPresentationStyle { self == .automatic ? .formSheet : self }
@@ -40,6 +43,8 @@ struct PresentationState {
     var style: ModalPresentationStyle = .automatic
     var transitionStyle: ModalTransitionStyle = .coverVertical
     var definesContext = false
+    /// Its `presentationController`, made on first access.
+    var controller: PresentationController?
     /// What this controller presents (it is the presentation's context): held here, as
     /// UIKit's presenting controller holds what it presented.
     var presenting: Presentation?
@@ -57,7 +62,10 @@ final class Presentation {
     /// UIKit's `presentingViewController`: the controller the presentation covers — the
     /// root of the presenter's layer, or the one that defines the context.
     weak var context: ViewController?
-    let style: ModalPresentationStyle
+    /// The style asked for, and the style shown: the same, or what it adapted to
+    /// (AdaptivePresentation.swift).
+    let requested: ModalPresentationStyle
+    var style: ModalPresentationStyle
     let transition: ModalTransitionStyle
     let container: PresentationContainerView
     /// The layers whose views a full-screen presentation took out of the window, bottom first.
@@ -66,10 +74,17 @@ final class Presentation {
     weak var focusBefore: View?
     /// While true, the container leaves the presented view's frame to a dismissal's slide.
     var isLeaving = false
+    /// In a presented controller's process, what its own `dismiss` asked to run once the
+    /// presenter's process has ended the presentation (RemotePresentation.swift).
+    var afterDismissal: [@MainActor () -> Void] = []
+    /// True in a presented controller's process, for the presentation its `ParentProxy`
+    /// holds for the presenter's process; false for every presentation made in this one.
+    var forAnotherProcess = false
 
     init(presented: ViewController, context: ViewController, style: ModalPresentationStyle, transition: ModalTransitionStyle) {
         self.presented = presented
         self.context = context
+        requested = style
         self.style = style
         self.transition = transition
         container = PresentationContainerView()
@@ -90,7 +105,7 @@ final class Presentation {
             return Rect(
                 x: bounds.minX + (bounds.width - size.width) / 2, y: bounds.minY + (bounds.height - size.height) / 2,
                 width: size.width, height: size.height)
-        case .fullScreen, .overFullScreen:
+        case .fullScreen, .overFullScreen, .none:
             return bounds
         }
     }
@@ -198,6 +213,9 @@ extension ViewController {
             "\(id): presenting \(controller.id), which is a child of \(controller.parent?.id.rawValue ?? ""), is not supported "
                 + "(UIKit: \"Application tried to present modally a view controller that has a parent view controller\"). Remove it from its parent first.")
         precondition(controller.hostingWindow == nil, "\(id): presenting \(controller.id), the root controller of a window, is not supported.")
+        precondition(
+            controller.modalPresentationStyle != .none,
+            "\(id): presenting \(controller.id) in style .none is not supported (UIKit: .none is only an adaptive delegate's answer).")
         let refusal = presentationRefusal(of: controller)
         if let refusal {
             View.diagnostics(refusal.message)
@@ -216,9 +234,13 @@ extension ViewController {
         windowRoot.presentations.append(record)
         windowRoot.presentationMoving = true
         controller.presentationState.isBeingPresented = true
+        // A controller in another process hears that it is presented before it loads its
+        // view, as an in-process one is presented by then (RemotePresentation.swift).
+        (controller as? RemoteController)?.presentationBegins(style: style)
         controller.loadViewIfNeeded()
         // UIKit: a presented controller takes its traits from the controller it covers.
         controller.applyTraits(context.traitCollection)
+        record.adapt(to: context.traitCollection)
         // Keys and Tab go to the presented controller only: a view focused beneath would
         // show as focused where no key can reach it. It gets focus back on dismissal.
         if let focused = window.focusedView {
@@ -272,6 +294,11 @@ extension ViewController {
     /// once they have disappeared. Asked while a presentation or dismissal moves, it waits
     /// for that move to end (logged).
     public func dismiss(animated: Bool, completion: (@MainActor () -> Void)? = nil) {
+        // Presented by a controller in another process: that one dismisses it.
+        if presentedViewController == nil, let record = presentationShowingThisTree, record.forAnotherProcess,
+           let proxy = record.context as? ParentProxy {
+            return proxy.askToDismiss(animated: animated, completion: completion)
+        }
         guard let record = presentedViewController?.presentationState.presentedBy ?? presentationShowingThisTree,
               let window = record.presented.window, let windowRoot = window.rootView as? WindowRootView,
               let index = windowRoot.presentations.firstIndex(where: { $0 === record })
@@ -304,6 +331,7 @@ extension ViewController {
         // ones' will; the uncovered ones' did, then the dismissed ones' did.
         for r in leaving.reversed() where r.presented.appearanceState == .appeared || r.presented.appearanceState == .appearing {
             r.presented.presentationState.isBeingDismissed = true
+            (r.presented as? RemoteController)?.dismissalBegins()
             r.presented.beginAppearanceTransition(false, animated: animated)
         }
         let firstLeaving = windowRoot.subviews.firstIndex { $0 === leaving[0].container } ?? windowRoot.subviews.count
@@ -331,6 +359,7 @@ extension ViewController {
                 r.presented.hostingWindow = nil
                 r.presented.formerWindow = window
                 r.context?.presentationState.presenting = nil
+                (r.presented as? RemoteController)?.presentationEnded()
             }
             if let back = leaving[0].focusBefore, back.focusSystem != nil { _ = back.becomeFirstResponder() }
             window.refreshKeyCommandFooters()
@@ -421,7 +450,8 @@ extension ViewController {
         var forwarded = input
         forwarded.x = Int32(local.x - v.bounds.minX)
         forwarded.y = Int32(local.y - v.bounds.minY)
-        return routeTouch(forwarded)
+        // As a message: a presented controller in another process takes it over its link.
+        return touchMessage(forwarded)
     }
 }
 
@@ -480,12 +510,20 @@ extension Window {
     /// size transition after the root's, at the size its style gives it.
     func presentationsFollowTraits() {
         for p in (rootView as? WindowRootView)?.presentations ?? [] {
-            if let context = p.context { p.presented.applyTraits(context.traitCollection) }
+            guard let context = p.context else { continue }
+            p.presented.applyTraits(context.traitCollection)
+            p.adapt(to: context.traitCollection)
         }
     }
 
     func forwardSizeTransitionToPresentations(_ newSize: Size, with coordinator: TransitionCoordinator) {
         for p in (rootView as? WindowRootView)?.presentations ?? [] {
+            // At the size the new traits give it: a sheet crossing into a compact width
+            // hears the whole window's size.
+            if var traits = p.context?.traitCollection {
+                traits.horizontalSizeClass = TraitCollection.sizeClasses(for: newSize).horizontal
+                p.adapt(to: traits)
+            }
             let size = p.presentedFrame(in: Rect(origin: .zero, size: newSize)).size
             route(kind: "size", from: "window", to: p.presented.id, outcome: .delivered, reason: nil)
             p.presented.pendingCoordinator = coordinator

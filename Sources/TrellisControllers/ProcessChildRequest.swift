@@ -30,6 +30,35 @@ public enum ProcessChildRequest {
     /// parent's focus moves to the child's viewport, and on up to the root.
     public static let focusTook = "trellis.focus.took"
 
+    /// The child is presented modally (docs/LIFECYCLE.md, "Presented in another
+    /// process"), before its view loads: the payload is the style asked for
+    /// (`ModalPresentationStyle`'s raw value). Its view fills its window; it has no parent.
+    public static let present = "present"
+    /// The presented child's dismissal begins: `isBeingDismissed` is true from now until
+    /// `presentEnd`.
+    public static let dismissing = "dismissing"
+    /// The presented child's presentation ended: its view leaves its window, and what
+    /// waited for the dismissal runs.
+    public static let presentEnd = "present-end"
+    /// Child → parent: the presented child asks to be dismissed (`dismiss(animated:)` in
+    /// its process); payload `animated` or `now`.
+    public static let dismissRequest = "trellis.presentation.dismiss"
+
+    /// The style a `present` request carries; nil if malformed (`.none` is no style to
+    /// present in).
+    public static func presentationStyle(_ payload: [UInt8]) -> ModalPresentationStyle? {
+        ModalPresentationStyle(rawValue: String(decoding: payload, as: UTF8.self)).flatMap { $0 == .none ? nil : $0 }
+    }
+
+    /// Whether a `dismissRequest` asks for an animated dismissal; nil if malformed.
+    public static func dismissesAnimated(_ payload: [UInt8]) -> Bool? {
+        switch String(decoding: payload, as: UTF8.self) {
+        case "animated": true
+        case "now": false
+        default: nil
+        }
+    }
+
     /// The key commands a key typed now would be offered to in the child's tree, from its
     /// focused view up (`Window.activeKeyCommands`): JSON, `[KeyCommand.Summary]`.
     /// Compositor → root for `trellis keys`.

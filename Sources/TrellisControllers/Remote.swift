@@ -37,8 +37,9 @@ public final class RemoteController: ViewController {
     /// The state the child's process last saved, kept here to hand back when it restarts
     /// (`StateRestoration`).
     public var restorableState: [UInt8]?
-    /// What the remote child was last told its size is.
-    private var sentSize: Size?
+    /// What the remote child was last told its size is (forgotten when it is presented
+    /// again: its process may be a new one).
+    var sentSize: Size?
 
     public init(id: ControllerID, port: RemotePort) {
         self.port = port
@@ -106,9 +107,10 @@ public final class RemoteController: ViewController {
         viewport.focusSystem?.claim(viewport)
     }
 
+    /// From its parent — or, presented, from the controller its presentation covers.
     @discardableResult
-    private func forward(_ message: Message) -> Reply? {
-        port.exchange(message, from: parent?.id ?? ControllerID("-"), to: id)
+    func forward(_ message: Message) -> Reply? {
+        port.exchange(message, from: parent?.id ?? presentingViewController?.id ?? ControllerID("-"), to: id)
     }
 
     // `super` keeps the movement flags on the proxy too, for the parent's code to read as
@@ -265,6 +267,17 @@ public final class ParentProxy: ViewController {
 
     /// Makes `child` this proxy's child without sending it anything: the real parent
     /// already did (its `containment` message is being delivered).
+    /// The controller this proxy stands for presented one here (RemotePresentation.swift):
+    /// it hears the size transition after this proxy's tree, as a presented controller
+    /// hears the window's.
+    public override func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {
+        super.viewWillTransition(to: size, with: coordinator)
+        guard let presented = hostedPresentation?.presented else { return }
+        presented.pendingCoordinator = coordinator
+        presented.viewWillTransition(to: size, with: coordinator)
+        presented.pendingCoordinator = nil
+    }
+
     public func adopt(_ child: ViewController) {
         guard child.parent !== self else { return }
         adoptChild(child)

@@ -308,7 +308,7 @@ open class ViewController: Responder, ViewOwner {
     /// would override it to forward instead of delivering here.
     func keyMessage(_ key: KeyPress) -> Reply? {
         // A modal presented over this controller's layer takes it (Presentation.swift).
-        if let modal = modalAbove { return modal.routeKeyMessage(key) }
+        if let modal = modalAbove { return modal.keyMessage(key) }
         return routeKeyMessage(key)
     }
 

@@ -300,12 +300,27 @@ public final class ChildHost {
             return nil
         case .appearance:
             embedView()
+            defer { proxy.presentedAppearanceChanged() }
             return controller.handleMessage(message, from: proxy)
         case .touch, .scroll:
             embedView()
             // As `Window.touch` does in one process: what a touch changed, a footer shows.
             defer { window.refreshKeyCommandFooters() }
             return controller.handleMessage(message, from: proxy)
+        case .request(let r) where r.name == ProcessChildRequest.present:
+            guard let style = ProcessChildRequest.presentationStyle(r.payload) else {
+                return Reply(status: .failed, payload: Array("a present request's payload is a presentation style (formSheet, fullScreen …), not \"\(String(decoding: r.payload.prefix(40), as: UTF8.self))\"".utf8))
+            }
+            guard proxy.hostPresentation(of: controller, style: style) else {
+                return Reply(status: .failed, payload: Array("\(controller.id) is a child or presented already: it cannot be presented".utf8))
+            }
+            return nil
+        case .request(let r) where r.name == ProcessChildRequest.dismissing:
+            proxy.presentedDismissalBegins()
+            return nil
+        case .request(let r) where r.name == ProcessChildRequest.presentEnd:
+            proxy.endHostedPresentation()
+            return nil
         case .key(let k):
             embedView()
             return key(envelope, k)
@@ -348,6 +363,7 @@ public final class ChildHost {
             window.refreshKeyCommandFooters()
             return
         }
+        if proxy.embedPresentedView() { return }
         guard controller.parent === proxy, controller.viewIfLoaded?.superview == nil else { return }
         proxy.view.addSubview(controller.view)
         controller.view.pinEdges(to: proxy.view)

@@ -64,6 +64,9 @@ public final class RemoteChildren {
             // Focus in a lost child's tree is nowhere now: its process is gone or will not
             // answer, and a restarted one starts with nothing focused.
             proxies[id]?.childWasLost()
+            // A presented one is dismissed: nothing beneath waits behind a modal that
+            // cannot answer (docs/LIFECYCLE.md, "Presented in another process").
+            proxies[id]?.presentedProcessLost()
         case .connected(let id):
             if lost.remove(id) != nil, let proxy = proxies[id] { proxy.replayState() }
         }
@@ -100,7 +103,8 @@ public final class RemoteChildren {
         if case .request(let r) = envelope.message, r.name == StateRestoration.saveRequest {
             return keepState(r.payload, of: envelope.source)
         }
-        guard let proxy = proxies[envelope.source], let parent = proxy.parent else {
+        // A presented child's requests go to the controller its presentation covers.
+        guard let proxy = proxies[envelope.source], let parent = proxy.parent ?? proxy.presentingViewController else {
             return Reply(status: .failed, payload: Array("\(envelope.source) is not a child of \(parentID) here".utf8))
         }
         switch envelope.message {
@@ -113,6 +117,8 @@ public final class RemoteChildren {
             }
             proxy.childKeyCommandsChanged(commands)
             return Reply(status: .ok)
+        case .request(let r) where r.name == ProcessChildRequest.dismissRequest:
+            return proxy.dismissAsked(r.payload)
         case .request:
             return parent.handleMessage(envelope.message, from: proxy)
         default:

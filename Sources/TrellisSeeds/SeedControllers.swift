@@ -24,6 +24,8 @@ public enum SeedControllers {
         registry.register("ParityFocusContainer") { [unowned registry] id in ParityFocusContainer(registry: registry, id: id ?? "Container") }
         registry.register("ParityForm") { id in ParityForm(id: id) }
         registry.register("ParityList") { id in ParityList(id: id) }
+        registry.register("ParityPresenter") { [unowned registry] id in ParityPresenter(registry: registry, id: id ?? "Container") }
+        registry.register("ParityPresented") { id in ParityPresented(id: id) }
 
         // The benchmarks' trees (BenchControllers.swift): root → middle → leaf for latency,
         // the same with a text field for keys, a grid of tiles for scale.

@@ -46,6 +46,17 @@ import TrellisWire
         }
     }
 
+    /// Keeps a sheet a sheet in these tests' compact windows (fewer than 80 columns), where
+    /// it would otherwise cover the window ("Adaptation").
+    final class KeepsSheets: AdaptivePresentationControllerDelegate {
+        var asked: [TraitCollection.SizeClass] = []
+        func adaptivePresentationStyle(for controller: PresentationController, traitCollection: TraitCollection) -> ModalPresentationStyle {
+            asked.append(traitCollection.horizontalSizeClass)
+            return .none
+        }
+    }
+    let keepsSheets = KeepsSheets()
+
     func shown(_ root: ViewController, size: Size = Size(width: 30, height: 12)) -> (Window, ManualClock) {
         let window = Window(size: size)
         clock.install(on: window)
@@ -112,6 +123,7 @@ import TrellisWire
         let b = Filled("B", journal, letter: "b")
         b.modalPresentationStyle = .formSheet
         b.preferredContentSize = Size(width: 10, height: 4)
+        b.presentationController.delegate = keepsSheets
         a.present(b, animated: false)
         #expect(b.view.convert(b.view.bounds, to: nil) == Rect(x: 10, y: 4, width: 10, height: 4))
         let rows = window.screenText.split(separator: "\n").map(String.init)
@@ -120,6 +132,77 @@ import TrellisWire
         // A resize centres it again, and it hears the transition.
         window.resize(to: Size(width: 40, height: 20))
         #expect(b.view.convert(b.view.bounds, to: nil) == Rect(x: 15, y: 8, width: 10, height: 4))
+    }
+
+    // MARK: - Adaptation
+
+    /// LIFECYCLE.md, "Adaptation" (documented: a horizontally compact environment presents
+    /// full screen; chosen: only the presented view's frame changes): a form sheet in a
+    /// compact width covers the window, a resize into a regular width makes it a sheet
+    /// again — a size transition at its new size — and back; the presenter hears nothing.
+    @Test func aFormSheetInACompactWidthCoversTheWindowAndAdaptsBack() {
+        final class Sizes: RecordingController {
+            var sizes: [Size] = []
+            override func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {
+                sizes.append(size)
+                super.viewWillTransition(to: size, with: coordinator)
+            }
+        }
+        let a = Filled("A", journal, letter: "a")
+        let (window, _) = shown(a, size: Size(width: 40, height: 12))
+        let b = Sizes("B", journal)
+        b.modalPresentationStyle = .formSheet
+        b.preferredContentSize = Size(width: 10, height: 4)
+        #expect(b.presentationController.presentationStyle == .formSheet, "not presented: the style it would have")
+        journal.clear()
+        a.present(b, animated: false)
+        #expect(b.presentationController.presentationStyle == .fullScreen)
+        #expect(b.presentationController.presentingViewController === a)
+        #expect(b.view.convert(b.view.bounds, to: nil) == Rect(x: 0, y: 0, width: 40, height: 12))
+        #expect(a.view.superview != nil, "adapted, the presenter's views stay in the window")
+        window.resize(to: Size(width: 90, height: 24))
+        #expect(b.presentationController.presentationStyle == .formSheet)
+        #expect(b.view.convert(b.view.bounds, to: nil) == Rect(x: 40, y: 10, width: 10, height: 4))
+        window.resize(to: Size(width: 60, height: 24))
+        #expect(b.view.convert(b.view.bounds, to: nil) == Rect(x: 0, y: 0, width: 60, height: 24))
+        #expect(b.sizes == [Size(width: 10, height: 4), Size(width: 60, height: 24)])
+        #expect(appearance == ["B.viewWillAppear", "B.viewDidAppear"], "adapting moves no controller")
+        // An alert keeps its look in every size class.
+        b.dismiss(animated: false)
+        let alert = AlertController(title: "T", message: nil)
+        alert.addAction(AlertAction(title: "OK", style: .default))
+        a.present(alert, animated: false)
+        #expect(alert.presentationController.presentationStyle == .formSheet)
+        #expect(alert.view.frame.width < 60)
+    }
+
+    /// Documented (`adaptivePresentationStyle(for:traitCollection:)`): the delegate is asked
+    /// in the compact width; `.none` keeps the sheet, `.overFullScreen` is taken, and an
+    /// answer that is no full-screen style counts as `.none`.
+    @Test func aDelegateThatAnswersNoneKeepsTheSheet() {
+        final class Answers: AdaptivePresentationControllerDelegate {
+            var answer: ModalPresentationStyle = .none
+            func adaptivePresentationStyle(for controller: PresentationController, traitCollection: TraitCollection) -> ModalPresentationStyle { answer }
+        }
+        let a = Filled("A", journal, letter: "a")
+        let (window, _) = shown(a)
+        defer { withExtendedLifetime(window) {} }
+        let delegate = Answers()
+        for (answer, shownAs) in [(ModalPresentationStyle.none, ModalPresentationStyle.formSheet), (.overFullScreen, .overFullScreen),
+                                  (.overCurrentContext, .formSheet)] {
+            let b = ViewController(id: "B")
+            b.modalPresentationStyle = .formSheet
+            b.presentationController.delegate = delegate
+            delegate.answer = answer
+            a.present(b, animated: false)
+            #expect(b.presentationController.presentationStyle == shownAs, "\(answer)")
+            b.dismiss(animated: false)
+        }
+        let d = ViewController(id: "D")
+        d.modalPresentationStyle = .overCurrentContext
+        d.presentationController.delegate = keepsSheets
+        a.present(d, animated: false)
+        #expect(keepsSheets.asked.isEmpty, "only a sheet adapts: the delegate is not asked for another style")
     }
 
     /// Documented (`definesPresentationContext`, `.overCurrentContext`): UIKit walks up from
@@ -249,6 +332,7 @@ import TrellisWire
         let (window, _) = shown(a)
         let b = Filled("B", journal, letter: "b")
         b.modalPresentationStyle = .formSheet
+        b.presentationController.delegate = keepsSheets
         let c = Filled("C", journal, letter: "c")
         c.modalPresentationStyle = .fullScreen
         a.present(b, animated: false)
@@ -288,6 +372,7 @@ import TrellisWire
         a.view.addSubview(under)
         let sheet = ViewController(id: "Sheet")
         sheet.preferredContentSize = Size(width: 10, height: 4)
+        sheet.presentationController.delegate = keepsSheets
         let ok = Button(title: "ok")
         ok.frame = Rect(x: 0, y: 0, width: 4, height: 1)
         ok.addAction { _ in onSheet += 1 }
@@ -328,6 +413,7 @@ import TrellisWire
         a.view.addSubview(under)
         let sheet = ViewController(id: "Sheet")
         sheet.preferredContentSize = Size(width: 10, height: 4)
+        sheet.presentationController.delegate = keepsSheets
         let ok = Button(title: "ok")
         ok.frame = Rect(x: 0, y: 0, width: 4, height: 1)
         ok.addAction { _ in onSheet += 1 }

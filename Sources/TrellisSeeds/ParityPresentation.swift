@@ -1,0 +1,90 @@
+import TrellisCanvas
+import TrellisControllers
+import TrellisViews
+import TrellisWire
+
+/// Modal presentation across the placements (issue 23): a presenter with an in-process
+/// child, `Inner`, that presents a `ParityPresented` ("Sheet") asked of the registry —
+/// where placement is decided — from itself or from its child.
+@MainActor
+public final class ParityPresenter: ViewController, AdaptivePresentationControllerDelegate {
+    public let registry: ControllerRegistry
+    public let inner = ParityStep(id: "Inner")
+    /// What the presented sheet's presentation controller answers in a compact width: nil
+    /// for the terminal's own adaptation (full screen).
+    public var adaptiveAnswer: ModalPresentationStyle?
+    public private(set) var sheet: ViewController?
+
+    public init(registry: ControllerRegistry, id: ControllerID = "Container") {
+        self.registry = registry
+        super.init(id: id)
+    }
+
+    public override func viewDidLoad() {
+        super.viewDidLoad()
+        addChild(inner)
+        view.addSubview(inner.view)
+        inner.view.frame = Rect(x: 2, y: 1, width: 20, height: 5)
+        inner.didMove(toParent: self)
+    }
+
+    /// Presents "Sheet" in `style` (at 20×6 when a sheet) from `presenter`, or this
+    /// controller; `Inner` defines the presentation context. Made once and presented again
+    /// after, in every placement alike (a process hosts one controller).
+    public func presentSheet(_ style: ModalPresentationStyle, from presenter: ViewController? = nil, animated: Bool = false) {
+        guard let s = sheet ?? registry.make("ParityPresented", id: "Sheet") else { return }
+        sheet = s
+        s.modalPresentationStyle = style
+        s.preferredContentSize = Size(width: 20, height: 6)
+        if adaptiveAnswer != nil { s.presentationController.delegate = self }
+        inner.definesPresentationContext = true
+        (presenter ?? self).present(s, animated: animated) { [unowned self] in logCallback("presented") }
+    }
+
+    public override func handle(_ request: Request, from child: ViewController) -> Reply? {
+        logCallback("asked \(request.name)")
+        return Reply(status: .ok)
+    }
+
+    public func adaptivePresentationStyle(for controller: PresentationController, traitCollection: TraitCollection) -> ModalPresentationStyle {
+        adaptiveAnswer ?? .fullScreen
+    }
+}
+
+/// What is presented: a text field "s" and a "close" button that dismisses it from its
+/// own process. It logs what the scenarios compare beyond the callbacks: the presentation
+/// flags in its appearance callbacks, its size once appeared, its size transitions.
+@MainActor
+public final class ParityPresented: ViewController {
+    public override func viewDidLoad() {
+        super.viewDidLoad()
+        view.backgroundColor = .indexed(5)
+        view.addSubview(ParityFocus.field("s", of: self, frame: Rect(x: 1, y: 0, width: 10, height: 1)))
+        let close = Button(title: "close")
+        close.identifier = "close"
+        close.frame = Rect(x: 1, y: 2, width: 7, height: 1)
+        close.addAction { [unowned self] _ in dismiss(animated: false) { self.logCallback("dismissed") } }
+        view.addSubview(close)
+    }
+
+    public override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        if isBeingPresented { logCallback("isBeingPresented") }
+        logCallback("presented \(presentingViewController != nil), parent \(parent.map(\.id.rawValue) ?? "nil")")
+    }
+
+    public override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        logCallback("size \(view.bounds.width)×\(view.bounds.height)")
+    }
+
+    public override func viewWillDisappear(_ animated: Bool) {
+        super.viewWillDisappear(animated)
+        if isBeingDismissed { logCallback("isBeingDismissed") }
+    }
+
+    public override func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {
+        logSizeTransition(to: size, with: coordinator)
+        super.viewWillTransition(to: size, with: coordinator)
+    }
+}

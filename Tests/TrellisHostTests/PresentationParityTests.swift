@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import TrellisCanvas
+import TrellisControllers
+import TrellisSeeds
+import TrellisWire
+
+/// docs/LIFECYCLE.md, "Presented in another process" (issue 23): a presented controller
+/// placed inline, as an actor or in a process of its own gives the same callback log in
+/// every style — appearance, the presentation flags, input, focus, size and adaptation.
+extension MultiProcessTests.PlacementParityTests {
+    static let presentation = (
+        root: { (r: ControllerRegistry) -> ViewController in ParityPresenter(registry: r) },
+        placed: (className: "ParityPresented", id: ControllerID("Sheet")))
+
+    /// Full screen: the presenter disappears and comes back; Tab takes focus into the
+    /// presented controller, what is typed reaches it, and its "close" button dismisses it
+    /// from its own process.
+    @Test(.timeLimit(.minutes(1)))
+    func aFullScreenPresentationIsTheSameInEveryPlacement() async throws {
+        let log = try await sameLogInEveryPlacement(root: Self.presentation.root, placed: Self.presentation.placed) { run in
+            let presenter = run.root as! ParityPresenter
+            presenter.presentSheet(.fullScreen)
+            #expect(presenter.presentedViewController === presenter.sheet, "\(run.placement)")
+            #expect(presenter.sheet?.presentingViewController === presenter, "\(run.placement)")
+            #expect(presenter.sheet?.isBeingPresented == false, "\(run.placement)")
+            #expect(run.window.key(.tab) == .handled, "\(run.placement): Tab into the presented controller")
+            #expect(run.window.type("x") == [.handled], "\(run.placement)")
+            run.window.tap(at: Point(x: 3, y: 2))
+            #expect(presenter.presentedViewController == nil, "\(run.placement): dismissed from its own process")
+            #expect(presenter.view.superview != nil, "\(run.placement): the presenter is back in the window")
+        }
+        #expect(inOrder(log, "Container.viewWillDisappear", "Inner.viewWillDisappear", "Sheet.viewWillAppear", "Sheet.isBeingPresented",
+                        "Sheet.presented true, parent nil", "Sheet.viewDidAppear", "Sheet.size 40×12",
+                        "Container.viewDidDisappear", "Inner.viewDidDisappear", "Container.presented",
+                        "Sheet.s focused", "Sheet.s = x",
+                        "Sheet.viewWillDisappear", "Sheet.isBeingDismissed", "Container.viewWillAppear", "Inner.viewWillAppear",
+                        "Container.viewDidAppear", "Inner.viewDidAppear", "Sheet.viewDidDisappear", "Sheet.dismissed"))
+    }
+
+    /// Over the current context, presented from a child (`Inner` defines the context), then
+    /// a form sheet whose delegate keeps it a sheet in the compact width: neither takes the
+    /// presenter out; the sheet is composed above the presenter at its own frame (a
+    /// placement, when it is in another process), a touch outside it is dropped, and its
+    /// presenter dismisses it.
+    @Test(.timeLimit(.minutes(1)))
+    func overCurrentContextAndAFormSheetPresentedFromAChildAreTheSameInEveryPlacement() async throws {
+        let log = try await sameLogInEveryPlacement(root: Self.presentation.root, placed: Self.presentation.placed) { run in
+            let presenter = run.root as! ParityPresenter
+            presenter.presentSheet(.overCurrentContext, from: presenter.inner)
+            #expect(presenter.sheet?.presentingViewController === presenter.inner, "\(run.placement)")
+            presenter.inner.dismiss(animated: false)
+            presenter.adaptiveAnswer = ModalPresentationStyle.none
+            presenter.presentSheet(.formSheet, from: presenter.inner, animated: true)
+            await run.settle(seconds: 0.5)
+            #expect(presenter.sheet?.presentationController.presentationStyle == .formSheet, "\(run.placement)")
+            _ = run.window.compose()
+            if run.placement != .inline {
+                let placed = run.window.remotePlacements.first { $0.surface == "Sheet" }
+                #expect(placed?.frame == CellRect(x: 10, y: 3, width: 20, height: 6), "\(run.placement): \(String(describing: placed))")
+            }
+            #expect(!run.window.tap(at: Point(x: 0, y: 0)), "\(run.placement): outside the sheet, dropped")
+            #expect(!run.window.tap(at: Point(x: 3, y: 2)), "\(run.placement): Inner's button is blocked by the modal")
+            // A dismiss request the proxy cannot read is refused with the reason; the sheet stays.
+            if let proxy = presenter.sheet as? RemoteController {
+                let answer = proxy.dismissAsked(Array("later".utf8))
+                #expect(answer.status == .failed && String(decoding: answer.payload, as: UTF8.self).contains("animated or now"))
+                #expect(presenter.presentedViewController === proxy)
+            }
+            presenter.inner.dismiss(animated: true)
+            await run.settle(seconds: 0.5)
+            #expect(presenter.presentedViewController == nil, "\(run.placement)")
+        }
+        #expect(inOrder(log, "Sheet.viewWillAppear", "Sheet.isBeingPresented", "Sheet.viewDidAppear", "Sheet.size 20×5",
+                        "Container.presented", "Sheet.viewWillDisappear", "Sheet.isBeingDismissed", "Sheet.viewDidDisappear",
+                        "Sheet.viewWillAppear", "Sheet.isBeingPresented", "Sheet.viewDidAppear", "Sheet.size 20×6",
+                        "Sheet.viewWillDisappear", "Sheet.isBeingDismissed", "Sheet.viewDidDisappear"))
+        #expect(!log.contains("Container.viewWillDisappear") && !log.contains("Inner.viewWillDisappear"), "the presenter stays shown")
+        #expect(!log.contains("Container.asked push"), "no touch reached what is beneath")
+    }
+
+    /// Adaptation: a form sheet in a compact width covers the window; resized into a
+    /// regular width it is a sheet again, and back — each time a size transition at its new
+    /// size, and no controller leaving the window (LIFECYCLE.md, "Adaptation").
+    @Test(.timeLimit(.minutes(1)))
+    func aFormSheetAdaptsToTheWidthInEveryPlacement() async throws {
+        let log = try await sameLogInEveryPlacement(root: Self.presentation.root, placed: Self.presentation.placed) { run in
+            let presenter = run.root as! ParityPresenter
+            presenter.presentSheet(.formSheet)
+            #expect(presenter.sheet?.presentationController.presentationStyle == .fullScreen, "\(run.placement)")
+            run.window.resize(to: Size(width: 90, height: 24))
+            #expect(presenter.sheet?.presentationController.presentationStyle == .formSheet, "\(run.placement)")
+            run.window.resize(to: Size(width: 40, height: 12))
+            presenter.dismiss(animated: false)
+        }
+        #expect(inOrder(log, "Sheet.viewDidAppear", "Sheet.size 40×12",
+                        "Sheet.viewWillTransition(to: 20×6)", "Sheet.alongside 20×6", "Sheet.transition completed 20×6",
+                        "Sheet.viewWillTransition(to: 40×12)", "Sheet.alongside 40×12", "Sheet.transition completed 40×12",
+                        "Sheet.viewWillDisappear", "Sheet.viewDidDisappear"))
+        #expect(!log.contains("Container.viewWillDisappear"), "adapting moves no controller out of the window")
+    }
+
+    /// The presented controller's process killed while it is presented (LIFECYCLE.md,
+    /// "Presented in another process": chosen): the presentation is dismissed at once, the
+    /// presenter takes the window's input again, and the restarted process is not presented
+    /// until the presenter presents it again.
+    @Test(.timeLimit(.minutes(1)))
+    func aPresentedControllersProcessLostIsDismissedAndThePresenterStaysUsable() async throws {
+        let run = try await ParityRun(.ownProcess, root: Self.presentation.root, placed: Self.presentation.placed)
+        let presenter = run.root as! ParityPresenter
+        run.window.makeKeyAndVisible()
+        presenter.presentSheet(.fullScreen)
+        #expect(presenter.view.superview == nil, "full screen took the presenter out")
+        let restarted = try await run.killAndRestartChild {}
+        #expect(restarted, "the presented controller's process came back")
+        #expect(presenter.presentedViewController == nil, "the lost presentation was dismissed")
+        #expect(presenter.view.superview != nil && presenter.appearanceState == .appeared, "the presenter is shown again")
+        // Inner's "push" button is the presenter's again.
+        #expect(run.window.tap(at: Point(x: 4, y: 2)))
+        // Presented again, the new process shows it.
+        presenter.presentSheet(.fullScreen)
+        #expect(run.window.key(.tab) == .handled)
+        #expect(run.window.type("y") == [.handled])
+        let log = await run.callbacks()
+        #expect(inOrder(log, "Container.viewWillAppear", "Container.viewDidAppear", "Container.asked push",
+                        "Sheet.viewDidLoad", "Sheet.isBeingPresented", "Sheet.viewDidAppear", "Sheet.s focused", "Sheet.s = y"))
+        await run.stop()
+    }
+}
