@@ -79,6 +79,7 @@ extension Window {
         route(kind: "key", from: "window", to: root.id, outcome: .delivered, reason: nil, detail: key.pressName)
         defer { refreshKeyCommandFooters() }
         guard let reply = root.keyMessage(stamped) else { return .handled }
+        if reply.status == .declined, dismissesTopPresentationInteractively(stamped) { return .handled }
         let why = String(decoding: reply.payload, as: UTF8.self)
         route(kind: "key", from: root.id, to: "window", outcome: .dropped, reason: why, detail: key.pressName)
         return .unhandled(reason: why)

@@ -43,6 +43,7 @@ struct PresentationState {
     var style: ModalPresentationStyle = .automatic
     var transitionStyle: ModalTransitionStyle = .coverVertical
     var definesContext = false
+    var isModalInPresentation = false
     /// Its `presentationController`, made on first access.
     var controller: PresentationController?
     /// What this controller presents (it is the presentation's context): held here, as
@@ -63,7 +64,7 @@ final class Presentation {
     /// root of the presenter's layer, or the one that defines the context.
     weak var context: ViewController?
     /// The style asked for, and the style shown: the same, or what it adapted to
-    /// (AdaptivePresentation.swift).
+    /// (PresentationController.swift).
     let requested: ModalPresentationStyle
     var style: ModalPresentationStyle
     let transition: ModalTransitionStyle

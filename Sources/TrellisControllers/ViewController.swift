@@ -308,7 +308,11 @@ open class ViewController: Responder, ViewOwner {
     /// would override it to forward instead of delivering here.
     func keyMessage(_ key: KeyPress) -> Reply? {
         // A modal presented over this controller's layer takes it (Presentation.swift).
-        if let modal = modalAbove { return modal.keyMessage(key) }
+        if let modal = modalAbove {
+            let reply = modal.keyMessage(key)
+            if reply?.status == .declined, window?.dismissesTopPresentationInteractively(key) == true { return nil }
+            return reply
+        }
         return routeKeyMessage(key)
     }
 

@@ -36,7 +36,7 @@ public final class ParityPresenter: ViewController, AdaptivePresentationControll
         sheet = s
         s.modalPresentationStyle = style
         s.preferredContentSize = Size(width: 20, height: 6)
-        if adaptiveAnswer != nil { s.presentationController.delegate = self }
+        s.presentationController.delegate = self
         inner.definesPresentationContext = true
         (presenter ?? self).present(s, animated: animated) { [unowned self] in logCallback("presented") }
     }
@@ -49,6 +49,9 @@ public final class ParityPresenter: ViewController, AdaptivePresentationControll
     public func adaptivePresentationStyle(for controller: PresentationController, traitCollection: TraitCollection) -> ModalPresentationStyle {
         adaptiveAnswer ?? .fullScreen
     }
+
+    public func presentationControllerWillDismiss(_ controller: PresentationController) { logCallback("person dismisses") }
+    public func presentationControllerDidDismiss(_ controller: PresentationController) { logCallback("person dismissed") }
 }
 
 /// What is presented: a text field "s" and a "close" button that dismisses it from its

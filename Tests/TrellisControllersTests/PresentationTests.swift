@@ -205,6 +205,73 @@ import TrellisWire
         #expect(keepsSheets.asked.isEmpty, "only a sheet adapts: the delegate is not asked for another style")
     }
 
+    // MARK: - Dismissed by the person
+
+    /// Records what the delegate is told about the person's dismissals.
+    final class Told: AdaptivePresentationControllerDelegate {
+        var told: [String] = []
+        var allows = true
+        func adaptivePresentationStyle(for controller: PresentationController, traitCollection: TraitCollection) -> ModalPresentationStyle { .none }
+        func presentationControllerShouldDismiss(_ controller: PresentationController) -> Bool { told.append("should"); return allows }
+        func presentationControllerWillDismiss(_ controller: PresentationController) { told.append("will") }
+        func presentationControllerDidDismiss(_ controller: PresentationController) { told.append("did") }
+        func presentationControllerDidAttemptToDismiss(_ controller: PresentationController) { told.append("attempt") }
+    }
+
+    /// Documented (`presentationControllerShouldDismiss`, `WillDismiss`, `DidDismiss`,
+    /// `DidAttemptToDismiss`, `isModalInPresentation`; "not called if the presentation is
+    /// dismissed programmatically"); chosen: Escape that the sheet's tree did not take is
+    /// the swipe down, for a sheet only.
+    @Test func escapeDismissesASheetAsThePersonsDismissal() {
+        let a = Filled("A", journal, letter: "a")
+        let (window, clock) = shown(a)
+        let told = Told()
+        let b = ViewController(id: "B")
+        b.presentationController.delegate = told
+        a.present(b, animated: false)
+        // Refused while modal in presentation: the delegate hears of the attempt only.
+        b.isModalInPresentation = true
+        #expect(window.key(.escape) == .handled)
+        #expect(told.told == ["attempt"] && a.presentedViewController === b)
+        b.isModalInPresentation = false
+        told.allows = false
+        #expect(window.key(.escape) == .handled)
+        #expect(told.told == ["attempt", "should", "attempt"] && a.presentedViewController === b)
+        told.allows = true
+        told.told = []
+        #expect(window.key(.escape) == .handled)
+        #expect(told.told == ["should", "will"], "did waits for the slide")
+        clock.seconds += 1
+        window.tick()
+        #expect(told.told == ["should", "will", "did"] && a.presentedViewController == nil)
+        // Dismissed by code: the delegate hears nothing.
+        told.told = []
+        a.present(b, animated: false)
+        a.dismiss(animated: false)
+        #expect(told.told.isEmpty)
+        // A full-screen presentation is not the person's to dismiss: Escape is unhandled.
+        let c = ViewController(id: "C")
+        c.modalPresentationStyle = .fullScreen
+        c.presentationController.delegate = told
+        a.present(c, animated: false)
+        #expect(window.key(.escape) != .handled)
+        #expect(told.told.isEmpty && a.presentedViewController === c)
+    }
+
+    /// A key the sheet's tree takes is not a dismissal: Escape bound by the sheet runs its own command.
+    @Test func escapeTheSheetTakesIsNotADismissal() {
+        final class TakesEscape: ViewController {
+            var escapes = 0
+            override var keyCommands: [KeyCommand] { [KeyCommand(Key(.escape), title: "Back") { [unowned self] in escapes += 1 }] }
+        }
+        let a = Filled("A", journal, letter: "a")
+        let (window, _) = shown(a)
+        let b = TakesEscape(id: "B")
+        a.present(b, animated: false)
+        #expect(window.key(.escape) == .handled)
+        #expect(b.escapes == 1 && a.presentedViewController === b)
+    }
+
     /// Documented (`definesPresentationContext`, `.overCurrentContext`): UIKit walks up from
     /// the presenter to the first controller that defines the context and covers its view;
     /// `presentedViewController` answers for descendants, `presentingViewController` is

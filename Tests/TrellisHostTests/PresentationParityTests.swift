@@ -81,7 +81,9 @@ extension MultiProcessTests.PlacementParityTests {
 
     /// Adaptation: a form sheet in a compact width covers the window; resized into a
     /// regular width it is a sheet again, and back — each time a size transition at its new
-    /// size, and no controller leaving the window (LIFECYCLE.md, "Adaptation").
+    /// size, and no controller leaving the window (LIFECYCLE.md, "Adaptation"); then Escape,
+    /// which nothing in it takes, dismisses it as the person's dismissal ("Dismissed by the
+    /// person"), wherever it runs.
     @Test(.timeLimit(.minutes(1)))
     func aFormSheetAdaptsToTheWidthInEveryPlacement() async throws {
         let log = try await sameLogInEveryPlacement(root: Self.presentation.root, placed: Self.presentation.placed) { run in
@@ -91,12 +93,16 @@ extension MultiProcessTests.PlacementParityTests {
             run.window.resize(to: Size(width: 90, height: 24))
             #expect(presenter.sheet?.presentationController.presentationStyle == .formSheet, "\(run.placement)")
             run.window.resize(to: Size(width: 40, height: 12))
-            presenter.dismiss(animated: false)
+            // Escape, which nothing in the sheet takes: the person dismisses it.
+            #expect(run.window.key(.escape) == .handled, "\(run.placement)")
+            await run.settle(seconds: 0.5)
+            #expect(presenter.presentedViewController == nil, "\(run.placement)")
         }
         #expect(inOrder(log, "Sheet.viewDidAppear", "Sheet.size 40×12",
                         "Sheet.viewWillTransition(to: 20×6)", "Sheet.alongside 20×6", "Sheet.transition completed 20×6",
                         "Sheet.viewWillTransition(to: 40×12)", "Sheet.alongside 40×12", "Sheet.transition completed 40×12",
-                        "Sheet.viewWillDisappear", "Sheet.viewDidDisappear"))
+                        "Container.person dismisses", "Sheet.viewWillDisappear", "Sheet.isBeingDismissed", "Sheet.viewDidDisappear",
+                        "Container.person dismissed"))
         #expect(!log.contains("Container.viewWillDisappear"), "adapting moves no controller out of the window")
     }
 

@@ -1,7 +1,8 @@
 import TrellisCanvas
 import TrellisViews
 
-/// What a presentation's delegate decides (UIKit's `UIAdaptivePresentationControllerDelegate`).
+/// What a presentation's delegate decides (UIKit's `UIAdaptivePresentationControllerDelegate`):
+/// how it adapts, and whether the person may dismiss it (InteractiveDismissal.swift).
 @MainActor
 public protocol AdaptivePresentationControllerDelegate: AnyObject {
     /// The style to show the presentation in while `traitCollection` is horizontally
@@ -9,12 +10,25 @@ public protocol AdaptivePresentationControllerDelegate: AnyObject {
     /// for; anything else counts as `.none`, as UIKit takes an invalid answer. The default
     /// is the terminal's own adaptation, `.fullScreen`.
     func adaptivePresentationStyle(for controller: PresentationController, traitCollection: TraitCollection) -> ModalPresentationStyle
+    /// Whether the person may dismiss the sheet (Escape); default true. Not asked when code dismisses it.
+    func presentationControllerShouldDismiss(_ controller: PresentationController) -> Bool
+    /// The person's dismissal begins; not called when code dismisses it.
+    func presentationControllerWillDismiss(_ controller: PresentationController)
+    /// The person's dismissal ended; not called when code dismisses it.
+    func presentationControllerDidDismiss(_ controller: PresentationController)
+    /// The person tried to dismiss it and was refused (`isModalInPresentation`, or
+    /// `presentationControllerShouldDismiss` said no): say why, for example.
+    func presentationControllerDidAttemptToDismiss(_ controller: PresentationController)
 }
 
 extension AdaptivePresentationControllerDelegate {
     public func adaptivePresentationStyle(for controller: PresentationController, traitCollection: TraitCollection) -> ModalPresentationStyle {
         .fullScreen
     }
+    public func presentationControllerShouldDismiss(_ controller: PresentationController) -> Bool { true }
+    public func presentationControllerWillDismiss(_ controller: PresentationController) {}
+    public func presentationControllerDidDismiss(_ controller: PresentationController) {}
+    public func presentationControllerDidAttemptToDismiss(_ controller: PresentationController) {}
 }
 
 /// A controller's presentation as UIKit's `UIPresentationController` shows it: who takes
