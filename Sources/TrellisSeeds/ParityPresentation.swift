@@ -26,6 +26,10 @@ public final class ParityPresenter: ViewController, AdaptivePresentationControll
         view.addSubview(inner.view)
         inner.view.frame = Rect(x: 2, y: 1, width: 20, height: 5)
         inner.didMove(toParent: self)
+        // Where an 80×24 window's sheet goes: hidden while the sheet is composed above it.
+        let beneath = Label("beneath the sheet")
+        beneath.frame = Rect(x: 31, y: 12, width: 17, height: 1)
+        view.addSubview(beneath)
     }
 
     /// Presents "Sheet" in `style` (at 20×6 when a sheet) from `presenter`, or this
@@ -41,8 +45,11 @@ public final class ParityPresenter: ViewController, AdaptivePresentationControll
         (presenter ?? self).present(s, animated: animated) { [unowned self] in logCallback("presented") }
     }
 
+    /// `Inner`'s "push" presents the sheet as a form sheet, if nothing is presented: a
+    /// presentation by input, for a session driven by taps.
     public override func handle(_ request: Request, from child: ViewController) -> Reply? {
         logCallback("asked \(request.name)")
+        if request.name == "push", presentedViewController == nil { presentSheet(.formSheet) }
         return Reply(status: .ok)
     }
 

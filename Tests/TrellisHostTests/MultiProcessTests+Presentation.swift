@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import TrellisWire
+
+/// Issue 23, a presented controller in another process, end to end: the headless
+/// compositor, the presenter's host and the presented controller's host, driven through
+/// the control endpoint by what the composed screen shows (docs/LIFECYCLE.md, "Presented
+/// in another process").
+extension MultiProcessTests {
+    /// A tap on the presenter's button presents a form sheet whose process draws it, composed
+    /// centred above the presenter, which shows around it; a tap on its "close" — input
+    /// to the sheet's process — dismisses it from there, and the presenter is alone again.
+    @Test(.timeLimit(.minutes(1)))
+    func aSheetInAnotherProcessIsComposedAboveItsPresenter() async throws {
+        let s = try Session()
+        do {
+            try s.launch("trellis-compositor", ["--root", "Container", "--headless", "--size", "80x24"])
+            try s.launch("trellis-app", [
+                "--host", "Sheet", "--class", "ParityPresented", "--parent", "Container", "--endpoint", try s.endpoint("Container"),
+            ])
+            try s.launch("trellis-app", [
+                "--host", "Container", "--class", "ParityPresenter", "--parent", "compositor", "--endpoint", try s.endpoint("compositor"),
+                "--remote-child", "ParityPresented",
+            ])
+            try await s.connect()
+            var screen = try await s.waitForScreen { $0.contains("push") && $0.contains("beneath the sheet") }
+            #expect(!screen.contains("close") && screen.contains("beneath the sheet"), "\(screen)")
+            #expect(try await Self.tap("push", in: s))
+            // 80 columns: a regular width, so a 20×6 sheet centred at (30, 9); the sheet's
+            // "close" is at (1, 2) in it, drawn by its own process.
+            screen = try await s.waitForScreen { $0.contains("close") }
+            let rows = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let close = Self.point(of: "close", in: screen)
+            #expect(close?.y == 11 && (31...37).contains(close?.x ?? 0), "the button's cells, 31 to 37: \(screen)")
+            #expect(rows.count > 2 && rows[2].contains("push"), "the presenter shows around the sheet: \(screen)")
+            #expect(!screen.contains("beneath"), "the sheet is composed above the presenter's label: \(screen)")
+            #expect(try await Self.tap("close", in: s))
+            screen = try await s.waitForScreen { !$0.contains("close") && $0.contains("beneath the sheet") }
+            #expect(!screen.contains("close") && screen.contains("push") && screen.contains("beneath the sheet"), "\(screen)")
+        } catch {
+            await s.stop()
+            throw error
+        }
+        await s.stop()
+    }
+}
