@@ -166,7 +166,7 @@ public final class RemoteController: ViewController {
     /// traits, its size — in the order a new child hears them, then bring its appearance
     /// to where the parent has it (issue 4; issue 19, finding 2).
     public func replayState() {
-        guard let parent else { return }
+        guard let parent else { return replayDismissal() }
         // First, so that each controller has its state back before its view loads.
         if let restorableState {
             forward(.request(Request(name: StateRestoration.restoreRequest, payload: restorableState)))
@@ -193,7 +193,7 @@ public final class RemoteController: ViewController {
 
     /// The appearance the child's process has, from its own description; nil if it does
     /// not answer (then the next reconnection replays again).
-    private func childAppearance() -> AppearanceState? {
+    func childAppearance() -> AppearanceState? {
         let reply = port.exchange(.request(Request(name: ControllerDescription.request)), from: parent?.id ?? "-", to: id)
         guard let reply, reply.status == .ok,
               let d = try? JSONDecoder().decode(ControllerDescription.self, from: Data(reply.payload))

@@ -35,6 +35,18 @@ extension RemoteController {
         dismiss(animated: false)
     }
 
+    /// Its process answers again after it was lost — while presented, it was dismissed
+    /// meanwhile, and a process that only stopped (SIGSTOP, a stall) still shows it: it
+    /// disappears and its presentation ends, as the presenter has it. A new process has
+    /// nothing to end.
+    func replayDismissal() {
+        guard presentationState.presentedBy == nil, let theirs = childAppearance() else { return }
+        for phase in Self.phases(from: theirs, to: .disappeared) {
+            forward(.appearance(Appearance(phase, animated: false)))
+        }
+        forward(.request(Request(name: ProcessChildRequest.presentEnd)))
+    }
+
     /// The presented controller asked to be dismissed (`ProcessChildRequest.dismissRequest`).
     public func dismissAsked(_ payload: [UInt8]) -> Reply {
         guard let animated = ProcessChildRequest.dismissesAnimated(payload) else {

@@ -132,4 +132,35 @@ extension MultiProcessTests.PlacementParityTests {
                         "Sheet.viewDidLoad", "Sheet.isBeingPresented", "Sheet.viewDidAppear", "Sheet.s focused", "Sheet.s = y"))
         await run.stop()
     }
+
+    /// The presented controller's process stopped (SIGSTOP) while presented: lost, the
+    /// presentation is dismissed; when it answers again it is brought to where the presenter
+    /// has it — disappeared, presented no more — so that it can be presented again.
+    @Test(.timeLimit(.minutes(1)))
+    func aPresentedControllersProcessThatStoppedIsDismissedAndCanBePresentedAgain() async throws {
+        let run = try await ParityRun(.ownProcess, root: Self.presentation.root, placed: Self.presentation.placed)
+        let presenter = run.root as! ParityPresenter
+        run.window.makeKeyAndVisible()
+        presenter.presentSheet(.formSheet)
+        guard let remote = run.remote, let child = run.processes.first, child.isRunning else {
+            Issue.record("the sheet's process did not start")
+            return await run.stop()
+        }
+        // Read before the stop: a stopped process's last lines would wait in its writer.
+        #expect(await run.callbacks().contains("Sheet.size 40×12"))
+        kill(child.processIdentifier, SIGSTOP)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !remote.hasLost("Sheet"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(presenter.presentedViewController == nil, "lost, the presentation was dismissed")
+        kill(child.processIdentifier, SIGCONT)
+        while remote.hasLost("Sheet"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!remote.hasLost("Sheet"), "the sheet's process answers again")
+        #expect(run.window.tap(at: Point(x: 4, y: 2)), "Inner's push presents it again")
+        #expect(run.window.key(.tab) == .handled)
+        #expect(run.window.type("z") == [.handled])
+        let log = await run.callbacks()
+        #expect(inOrder(log, "Sheet.size 40×12", "Sheet.viewWillDisappear", "Sheet.viewDidDisappear",
+                        "Sheet.viewWillAppear", "Sheet.isBeingPresented", "Sheet.viewDidAppear", "Sheet.s focused", "Sheet.s = z"))
+        await run.stop()
+    }
 }
