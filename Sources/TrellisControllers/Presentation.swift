@@ -456,6 +456,32 @@ extension ViewController {
     }
 }
 
+extension ViewController {
+    /// A wheel turn in this controller's coordinates, for `modal` instead: a modal takes
+    /// the wheel as it takes touches.
+    func routeScroll(_ input: ScrollInput, to modal: ViewController) -> Bool {
+        guard let v = viewIfLoaded else { return false }
+        let point = v.convert(Point(x: Int(input.x) + v.bounds.minX, y: Int(input.y) + v.bounds.minY), to: nil)
+        return modal.routeScroll(atWindowPoint: point, input)
+    }
+
+    /// A presented controller's wheel turn at a point of its window: dropped and logged
+    /// outside its view, else a `scroll` message in its view's coordinates.
+    func routeScroll(atWindowPoint point: Point, _ input: ScrollInput) -> Bool {
+        guard let v = viewIfLoaded else { return false }
+        let local = v.convert(point, from: nil)
+        guard v.bounds.contains(local) else {
+            window?.route(kind: "scroll", from: "window", to: id, outcome: .dropped,
+                          reason: "outside the presented \(id): a modal presentation takes the window's wheel")
+            return false
+        }
+        var forwarded = input
+        forwarded.x = Int32(local.x - v.bounds.minX)
+        forwarded.y = Int32(local.y - v.bounds.minY)
+        return scrollMessage(forwarded)
+    }
+}
+
 extension WindowRootView {
     /// The controllers at the window's top level whose views are shown: the root controller
     /// and the presented ones, bottom first.

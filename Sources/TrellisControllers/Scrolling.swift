@@ -31,10 +31,12 @@ extension Window {
     /// scrolled.
     @discardableResult
     public func scroll(deltaY: Int = 0, deltaX: Int = 0, at point: Point) -> Bool {
-        guard let root = rootViewController else { return false }
+        // The topmost presented controller, if any, takes the wheel (Presentation.swift).
+        guard let root = inputController else { return false }
         let input = ScrollInput(
             deltaX: Int32(deltaX), deltaY: Int32(deltaY), x: Int32(point.x), y: Int32(point.y), timestamp: MonotonicClock.nanoseconds())
         route(kind: "scroll", from: "window", to: root.id, outcome: .delivered, reason: nil)
-        return root.scrollMessage(input)
+        guard root !== rootViewController else { return root.scrollMessage(input) }
+        return root.routeScroll(atWindowPoint: point, input)
     }
 }

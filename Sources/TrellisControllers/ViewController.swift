@@ -326,7 +326,10 @@ open class ViewController: Responder, ViewOwner {
     }
 
     /// A `scroll` message (the mouse wheel) for this controller; a proxy forwards it.
-    func scrollMessage(_ input: ScrollInput) -> Bool { routeScroll(input) }
+    func scrollMessage(_ input: ScrollInput) -> Bool {
+        if let modal = modalAbove { return routeScroll(input, to: modal) }
+        return routeScroll(input)
+    }
 
     // MARK: - State kept for the lifecycle machinery
 

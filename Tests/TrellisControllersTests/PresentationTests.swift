@@ -468,6 +468,35 @@ import TrellisWire
         #expect(window.tap(at: Point(x: 1, y: 0)) && below == 1)
     }
 
+    /// A modal takes the wheel as it takes touches (LIFECYCLE.md, "A modal takes the
+    /// window's input"): beside a sheet it reaches nothing beneath, on it it scrolls the
+    /// sheet's view — from the window, and as the message a child process gets.
+    @Test func aModalTakesTheWindowsWheel() {
+        final class Wheel: View {
+            var turns = 0
+            override func scrollWheel(_ input: ScrollInput) -> Bool {
+                turns += 1
+                return true
+            }
+        }
+        let a = ViewController(id: "A")
+        let (window, _) = shown(a)
+        let under = Wheel(frame: Rect(x: 0, y: 0, width: 30, height: 12))
+        a.view.addSubview(under)
+        #expect(window.scroll(deltaY: 1, at: Point(x: 1, y: 1)) && under.turns == 1)
+        let sheet = ViewController(id: "Sheet")
+        sheet.preferredContentSize = Size(width: 10, height: 4)
+        sheet.presentationController.delegate = keepsSheets
+        let onSheet = Wheel(frame: Rect(x: 0, y: 0, width: 10, height: 4))
+        sheet.view.addSubview(onSheet)
+        a.present(sheet, animated: false)
+        #expect(!window.scroll(deltaY: 1, at: Point(x: 1, y: 1)), "beside the sheet: dropped")
+        #expect(window.scroll(deltaY: 1, at: Point(x: 11, y: 5)))
+        #expect(under.turns == 1 && onSheet.turns == 1)
+        let answer = a.handleMessage(.scroll(ScrollInput(deltaX: 0, deltaY: 1, x: 11, y: 5, timestamp: 1)), from: ViewController(id: "Parent"))
+        #expect(answer == nil && under.turns == 1 && onSheet.turns == 2)
+    }
+
     /// In a child process the touches and keys of the window's root arrive as messages to
     /// the controller beneath (from its parent's proxy): the modal takes those too.
     @Test func touchesAndKeysSentToAControllerBeneathAModalGoToTheModal() {
