@@ -10,6 +10,10 @@ extension Window {
     /// child hosted elsewhere, its tree's commands come first, as its host lists them.
     public var activeKeyCommands: [KeyCommand.Summary] {
         var responder: Responder? = focusedView ?? inputController ?? rootView
+        // A presented controller in another process lists its tree's through its viewport.
+        if focusedView == nil, let remote = inputController as? RemoteController, let viewport = remote.viewIfLoaded {
+            responder = viewport
+        }
         var seen = Set<String>()
         var out: [KeyCommand.Summary] = []
         while let r = responder {

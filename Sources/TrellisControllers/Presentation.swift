@@ -521,9 +521,11 @@ extension Window {
     }
 
     /// Where the window's touches and keys go: the topmost presented controller — a modal
-    /// takes them from everything beneath — else the root controller.
+    /// takes them from everything beneath — else, in a presented controller's own process,
+    /// that controller (RemotePresentation.swift), else the root controller.
     var inputController: ViewController? {
-        (rootView as? WindowRootView)?.topPresented ?? rootViewController
+        (rootView as? WindowRootView)?.topPresented ?? (rootViewController as? ParentProxy)?.hostedPresentation?.presented
+            ?? rootViewController
     }
 
     /// A touch at a screen point for the input controller, in its view's coordinates.

@@ -66,6 +66,11 @@ public final class ParityPresenter: ViewController, AdaptivePresentationControll
 /// flags in its appearance callbacks, its size once appeared, its size transitions.
 @MainActor
 public final class ParityPresented: ViewController {
+    /// F3 "Close", which dismisses it as its button does.
+    public override var keyCommands: [KeyCommand] {
+        [KeyCommand(Key(.f3), title: "Close") { [unowned self] in dismiss(animated: false) { self.logCallback("dismissed") } }]
+    }
+
     public override func viewDidLoad() {
         super.viewDidLoad()
         view.backgroundColor = .indexed(5)

@@ -13,9 +13,9 @@ extension MultiProcessTests.PlacementParityTests {
         root: { (r: ControllerRegistry) -> ViewController in ParityPresenter(registry: r) },
         placed: (className: "ParityPresented", id: ControllerID("Sheet")))
 
-    /// Full screen: the presenter disappears and comes back; Tab takes focus into the
-    /// presented controller, what is typed reaches it, and its "close" button dismisses it
-    /// from its own process.
+    /// Full screen: the presenter disappears and comes back; the footer lists the presented
+    /// controller's commands, Tab takes focus into it, what is typed reaches it, and its
+    /// "close" button — then, presented again, its F3 — dismisses it from its own process.
     @Test(.timeLimit(.minutes(1)))
     func aFullScreenPresentationIsTheSameInEveryPlacement() async throws {
         let log = try await sameLogInEveryPlacement(root: Self.presentation.root, placed: Self.presentation.placed) { run in
@@ -24,18 +24,26 @@ extension MultiProcessTests.PlacementParityTests {
             #expect(presenter.presentedViewController === presenter.sheet, "\(run.placement)")
             #expect(presenter.sheet?.presentingViewController === presenter, "\(run.placement)")
             #expect(presenter.sheet?.isBeingPresented == false, "\(run.placement)")
+            // The footer lists the presented controller's commands, wherever it runs.
+            #expect(run.window.activeKeyCommands.first.map { "\($0.key) \($0.title) \($0.owner)" } == "F3 Close Sheet", "\(run.placement)")
             #expect(run.window.key(.tab) == .handled, "\(run.placement): Tab into the presented controller")
             #expect(run.window.type("x") == [.handled], "\(run.placement)")
             run.window.tap(at: Point(x: 3, y: 2))
             #expect(presenter.presentedViewController == nil, "\(run.placement): dismissed from its own process")
             #expect(presenter.view.superview != nil, "\(run.placement): the presenter is back in the window")
+            // Presented again, its own key command dismisses it: the key goes to its tree.
+            presenter.presentSheet(.fullScreen)
+            #expect(run.window.key(.f3) == .handled, "\(run.placement)")
+            #expect(presenter.presentedViewController == nil, "\(run.placement): dismissed by its F3")
         }
         #expect(inOrder(log, "Container.viewWillDisappear", "Inner.viewWillDisappear", "Sheet.viewWillAppear", "Sheet.isBeingPresented",
                         "Sheet.presented true, parent nil", "Sheet.viewDidAppear", "Sheet.size 40×12",
                         "Container.viewDidDisappear", "Inner.viewDidDisappear", "Container.presented",
                         "Sheet.s focused", "Sheet.s = x",
                         "Sheet.viewWillDisappear", "Sheet.isBeingDismissed", "Container.viewWillAppear", "Inner.viewWillAppear",
-                        "Container.viewDidAppear", "Inner.viewDidAppear", "Sheet.viewDidDisappear", "Sheet.dismissed"))
+                        "Container.viewDidAppear", "Inner.viewDidAppear", "Sheet.viewDidDisappear", "Sheet.dismissed",
+                        "Sheet.viewWillAppear", "Sheet.isBeingPresented", "Sheet.viewDidAppear", "Sheet.isBeingDismissed",
+                        "Sheet.viewDidDisappear", "Sheet.dismissed"))
     }
 
     /// Over the current context, presented from a child (`Inner` defines the context), then
