@@ -11,7 +11,10 @@ import TrellisWire
 extension RemoteController {
     /// Before its view loads: the controller in the other process is presented in `style`.
     func presentationBegins(style: ModalPresentationStyle) {
+        // Its size is told again at this presentation's layout, though the viewport's is
+        // the last one's: the process may be a new one, which has none.
         sentSize = nil
+        viewIfLoaded?.setNeedsLayout()
         forward(.request(Request(name: ProcessChildRequest.present, payload: Array(style.rawValue.utf8))))
     }
 
@@ -38,9 +41,15 @@ extension RemoteController {
     /// Its process answers again after it was lost — while presented, it was dismissed
     /// meanwhile, and a process that only stopped (SIGSTOP, a stall) still shows it: it
     /// disappears and its presentation ends, as the presenter has it. A new process has
-    /// nothing to end.
+    /// nothing to end, and gets its saved state back.
     func replayDismissal() {
-        guard presentationState.presentedBy == nil, let theirs = childAppearance() else { return }
+        guard presentationState.presentedBy == nil else { return }
+        // First, as to a child: a restarted process restores it when its view loads, once
+        // it is presented again.
+        if let restorableState {
+            port.post(.request(Request(name: StateRestoration.restoreRequest, payload: restorableState)), from: "-", to: id)
+        }
+        guard let theirs = childAppearance() else { return }
         for phase in Self.phases(from: theirs, to: .disappeared) {
             forward(.appearance(Appearance(phase, animated: false)))
         }

@@ -56,12 +56,22 @@ public final class ParityForm: ViewController {
 enum ParityFocus {
     /// A field that logs "ID.NAME focused", "ID.NAME resigned" and "ID.NAME = TEXT".
     static func field(_ name: String, of controller: ViewController, frame: Rect) -> TextField {
+        let f = field(name, frame: frame)
+        log(f, name, of: controller)
+        return f
+    }
+
+    /// A field named `name`, whose logging `log` adds once its controller exists.
+    static func field(_ name: String, frame: Rect) -> TextField {
         let f = TextField(placeholder: name, frame: frame)
         f.identifier = name
+        return f
+    }
+
+    static func log(_ f: TextField, _ name: String, of controller: ViewController) {
         f.addAction(for: .editingDidBegin) { [unowned controller] _ in controller.logCallback("\(name) focused") }
         f.addAction(for: .editingDidEnd) { [unowned controller] _ in controller.logCallback("\(name) resigned") }
         f.addAction(for: .editingChanged) { [unowned controller] c in controller.logCallback("\(name) = \((c as! TextField).text)") }
-        return f
     }
 }
 

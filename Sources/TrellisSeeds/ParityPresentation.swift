@@ -66,6 +66,10 @@ public final class ParityPresenter: ViewController, AdaptivePresentationControll
 /// flags in its appearance callbacks, its size once appeared, its size transitions.
 @MainActor
 public final class ParityPresented: ViewController {
+    private let field = ParityFocus.field("s", frame: Rect(x: 1, y: 0, width: 10, height: 1))
+    /// What its field said when its process saved its state: restored after a restart.
+    private var restored: String?
+
     /// F3 "Close", which dismisses it as its button does.
     public override var keyCommands: [KeyCommand] {
         [KeyCommand(Key(.f3), title: "Close") { [unowned self] in dismiss(animated: false) { self.logCallback("dismissed") } }]
@@ -74,12 +78,26 @@ public final class ParityPresented: ViewController {
     public override func viewDidLoad() {
         super.viewDidLoad()
         view.backgroundColor = .indexed(5)
-        view.addSubview(ParityFocus.field("s", of: self, frame: Rect(x: 1, y: 0, width: 10, height: 1)))
+        ParityFocus.log(field, "s", of: self)
+        field.addAction(for: .editingChanged) { [unowned self] _ in setNeedsStateSave() }
+        if let restored {
+            field.text = restored
+            logCallback("restored \(restored)")
+        }
+        view.addSubview(field)
         let close = Button(title: "close")
         close.identifier = "close"
         close.frame = Rect(x: 1, y: 2, width: 7, height: 1)
         close.addAction { [unowned self] _ in dismiss(animated: false) { self.logCallback("dismissed") } }
         view.addSubview(close)
+    }
+
+    public override func encodeRestorableState(with coder: RestorationCoder) {
+        coder.encode(field.text, forKey: "s")
+    }
+
+    public override func decodeRestorableState(with coder: RestorationCoder) {
+        restored = coder.decode(String.self, forKey: "s")
     }
 
     public override func viewWillAppear(_ animated: Bool) {

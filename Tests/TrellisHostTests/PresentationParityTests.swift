@@ -117,7 +117,7 @@ extension MultiProcessTests.PlacementParityTests {
     /// The presented controller's process killed while it is presented (LIFECYCLE.md,
     /// "Presented in another process": chosen): the presentation is dismissed at once, the
     /// presenter takes the window's input again, and the restarted process is not presented
-    /// until the presenter presents it again.
+    /// until the presenter presents it again — then with the state its process saved.
     @Test(.timeLimit(.minutes(1)))
     func aPresentedControllersProcessLostIsDismissedAndThePresenterStaysUsable() async throws {
         let run = try await ParityRun(.ownProcess, root: Self.presentation.root, placed: Self.presentation.placed)
@@ -125,19 +125,30 @@ extension MultiProcessTests.PlacementParityTests {
         run.window.makeKeyAndVisible()
         presenter.presentSheet(.fullScreen)
         #expect(presenter.view.superview == nil, "full screen took the presenter out")
+        // What is typed is its state, which its process saves to the presenter's.
+        #expect(run.window.key(.tab) == .handled)
+        #expect(run.window.type("q") == [.handled])
+        let saved = ContinuousClock.now + .seconds(5)
+        while run.remote?.proxy(for: "Sheet").restorableState == nil, ContinuousClock.now < saved {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(run.remote?.proxy(for: "Sheet").restorableState != nil, "the sheet's process saved its state")
+        // Read before the kill: a killed process's last lines may never reach its file.
+        #expect(inOrder(await run.callbacks(), "Sheet.isBeingPresented", "Sheet.size 40×12", "Sheet.s = q"))
         let restarted = try await run.killAndRestartChild {}
         #expect(restarted, "the presented controller's process came back")
         #expect(presenter.presentedViewController == nil, "the lost presentation was dismissed")
         #expect(presenter.view.superview != nil && presenter.appearanceState == .appeared, "the presenter is shown again")
         // Inner's "push" button is the presenter's again: it presents the sheet, which the
-        // new process shows.
+        // new process shows, with its state back.
         #expect(run.window.tap(at: Point(x: 4, y: 2)))
         #expect(presenter.presentedViewController === presenter.sheet)
         #expect(run.window.key(.tab) == .handled)
         #expect(run.window.type("y") == [.handled])
         let log = await run.callbacks()
         #expect(inOrder(log, "Container.viewWillAppear", "Container.viewDidAppear", "Container.asked push",
-                        "Sheet.viewDidLoad", "Sheet.isBeingPresented", "Sheet.viewDidAppear", "Sheet.s focused", "Sheet.s = y"))
+                        "Sheet.viewDidLoad", "Sheet.restored q", "Sheet.isBeingPresented", "Sheet.viewDidAppear", "Sheet.size 40×12",
+                        "Sheet.s focused", "Sheet.s = qy"))
         await run.stop()
     }
 
