@@ -314,6 +314,9 @@ public final class ChildHost {
             guard proxy.hostPresentation(of: controller, style: style) else {
                 return Reply(status: .failed, payload: Array("\(controller.id) is a child or presented already: it cannot be presented".utf8))
             }
+            // Presented, as adopted: the presenter hears this tree's key commands anew.
+            toldKeyCommands = nil
+            window.refreshKeyCommandFooters()
             return nil
         case .request(let r) where r.name == ProcessChildRequest.dismissing:
             proxy.presentedDismissalBegins()
