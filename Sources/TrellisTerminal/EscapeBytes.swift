@@ -2,7 +2,21 @@
 // assembled once per display refresh, and formatting through String would cost more
 // than the diff that decides what to write.
 
+/// Where escape sequences and glyphs are written: a `[UInt8]`, or a `ByteCursor` for the
+/// writer's inner loops. One set of encoders for both, specialized for each.
+protocol ByteSink {
+    mutating func append(_ byte: UInt8)
+}
+
+extension Array: ByteSink where Element == UInt8 {}
+
 extension Array where Element == UInt8 {
+    mutating func appendASCII(_ s: StaticString) {
+        s.withUTF8Buffer { append(contentsOf: $0) }
+    }
+}
+
+extension ByteSink {
     /// ESC [
     mutating func appendCSI() {
         append(0x1B)
@@ -22,10 +36,6 @@ extension Array where Element == UInt8 {
         }
         appendDecimal(n / 10)
         append(UInt8(truncatingIfNeeded: 0x30 + n % 10))
-    }
-
-    mutating func appendASCII(_ s: StaticString) {
-        s.withUTF8Buffer { append(contentsOf: $0) }
     }
 
     /// `scalar` in UTF-8; the caller has made sure it is a Unicode scalar value.

@@ -23,7 +23,9 @@ struct Pen: Equatable, Sendable {
             foreground = depth.map(cell.foreground)
             background = depth.map(cell.background)
         }
-        attributes = cell.attributes.intersection(.known)
+        // `CellAttributes.known`, read here as a constant: a static of another module is
+        // a call and a once-check, per cell of a diff.
+        attributes = CellAttributes(rawValue: cell.attributes.rawValue & 0xFF)
     }
 
     init(foreground: CellColor, background: CellColor, attributes: CellAttributes) {
@@ -41,40 +43,54 @@ struct Pen: Equatable, Sendable {
     /// Appends the SGR sequence that takes the terminal from `current` (nil: unknown) to
     /// this pen: nothing when they are equal, else the shorter of reset-and-set and the
     /// incremental change (reset-and-set on a tie: it also repairs a pen we mis-tracked).
-    /// The two candidates are built in `scratch`, kept by the caller from one call to the
-    /// next: a frame that changes every cell changes pens thousands of times, and two
-    /// fresh buffers each time were most of its cost (`trellis bench compose`).
-    func appendTransition(from current: Pen?, to out: inout [UInt8], scratch: inout PenScratch) {
+    /// The two candidates are built on the stack: a frame that changes every cell changes
+    /// pens thousands of times, and building them in arrays was most of its cost
+    /// (`trellis bench compose`).
+    func appendTransition<Sink: ByteSink>(from current: Pen?, to out: inout Sink) {
         if let current, current == self { return }
-        scratch.reset.removeAll(keepingCapacity: true)
-        appendResetParameters(to: &scratch.reset)
-        guard let current else {
-            Self.appendSGR(scratch.reset, to: &out)
-            return
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * Self.maxParameterBytes) { memory in
+            var reset = ByteCursor(UnsafeMutableBufferPointer(rebasing: memory[..<Self.maxParameterBytes]))
+            appendResetParameters(to: &reset)
+            var chosen = reset
+            if let current {
+                var incremental = ByteCursor(UnsafeMutableBufferPointer(rebasing: memory[Self.maxParameterBytes...]))
+                appendChangeParameters(from: current, to: &incremental)
+                if incremental.count < reset.count { chosen = incremental }
+            }
+            // CSI params m. Empty params (the plain pen) is CSI m, which means 0.
+            out.appendCSI()
+            for byte in chosen.written { out.append(byte) }
+            out.append(UInt8(ascii: "m"))
         }
-        scratch.incremental.removeAll(keepingCapacity: true)
-        appendChangeParameters(from: current, to: &scratch.incremental)
-        Self.appendSGR(scratch.incremental.count < scratch.reset.count ? scratch.incremental : scratch.reset, to: &out)
     }
 
-    /// CSI params m. Empty params (the plain pen) is CSI m, which means 0.
-    private static func appendSGR(_ parameters: [UInt8], to out: inout [UInt8]) {
-        out.appendCSI()
-        out.append(contentsOf: parameters)
-        out.append(UInt8(ascii: "m"))
-    }
+    /// More than either candidate's parameters can take: "0", eight attributes and two
+    /// 24-bit colours (51 bytes); 22, six other off codes, eight on codes, two colours (70).
+    static let maxParameterBytes = 96
 
-    private func appendResetParameters(to p: inout [UInt8]) {
-        if self == .plain { return }
+    private func appendResetParameters(to p: inout ByteCursor) {
+        if attributes.isEmpty && foreground == .default && background == .default { return }
         p.append(UInt8(ascii: "0"))
-        for (attribute, on, _) in Self.codes where attributes.contains(attribute) {
-            Self.appendParameter(on, to: &p)
+        // Most pens have no attributes: the table is not walked for them.
+        if !attributes.isEmpty {
+            for (attribute, on, _) in Self.codes where attributes.contains(attribute) {
+                Self.appendParameter(on, to: &p)
+            }
         }
         if foreground != .default { Self.appendColor(foreground, base: 30, to: &p) }
         if background != .default { Self.appendColor(background, base: 40, to: &p) }
     }
 
-    private func appendChangeParameters(from current: Pen, to p: inout [UInt8]) {
+    private func appendChangeParameters(from current: Pen, to p: inout ByteCursor) {
+        // Most changes are of colours alone: no attribute sets to work out.
+        if attributes != current.attributes {
+            appendAttributeChanges(from: current, to: &p)
+        }
+        if foreground != current.foreground { Self.appendColor(foreground, base: 30, to: &p) }
+        if background != current.background { Self.appendColor(background, base: 40, to: &p) }
+    }
+
+    private func appendAttributeChanges(from current: Pen, to p: inout ByteCursor) {
         let removed = current.attributes.subtracting(attributes)
         var added = attributes.subtracting(current.attributes)
         let boldOrDim: CellAttributes = [.bold, .dim]
@@ -83,25 +99,27 @@ struct Pen: Equatable, Sendable {
             // 22 clears both, so whichever of the two stays must be set again.
             added.formUnion(attributes.intersection(boldOrDim))
         }
-        for (attribute, _, off) in Self.codes where off != 22 && removed.contains(attribute) {
-            Self.appendParameter(off, to: &p)
+        if !removed.isEmpty {
+            for (attribute, _, off) in Self.codes where off != 22 && removed.contains(attribute) {
+                Self.appendParameter(off, to: &p)
+            }
         }
-        for (attribute, on, _) in Self.codes where added.contains(attribute) {
-            Self.appendParameter(on, to: &p)
+        if !added.isEmpty {
+            for (attribute, on, _) in Self.codes where added.contains(attribute) {
+                Self.appendParameter(on, to: &p)
+            }
         }
-        if foreground != current.foreground { Self.appendColor(foreground, base: 30, to: &p) }
-        if background != current.background { Self.appendColor(background, base: 40, to: &p) }
     }
 
-    private static func appendParameter(_ n: Int, to p: inout [UInt8]) {
-        if !p.isEmpty { p.append(UInt8(ascii: ";")) }
+    private static func appendParameter(_ n: Int, to p: inout ByteCursor) {
+        if p.count > 0 { p.append(UInt8(ascii: ";")) }
         p.appendDecimal(n)
     }
 
     /// `base` is 30 for the foreground, 40 for the background: 39/49 default, 30–37/40–47
     /// and 90–97/100–107 for the first 16 colours (shorter than 38;5;n and read by every
     /// terminal), 38;5;n/48;5;n, 38;2;r;g;b/48;2;r;g;b.
-    private static func appendColor(_ color: CellColor, base: Int, to p: inout [UInt8]) {
+    private static func appendColor(_ color: CellColor, base: Int, to p: inout ByteCursor) {
         switch color {
         case .default:
             appendParameter(base + 9, to: &p)
@@ -120,17 +138,5 @@ struct Pen: Equatable, Sendable {
             appendParameter(Int(g), to: &p)
             appendParameter(Int(b), to: &p)
         }
-    }
-}
-
-/// Where `Pen.appendTransition` builds its two candidate sequences: one per writer,
-/// reused for every transition of a frame.
-struct PenScratch {
-    var reset: [UInt8] = []
-    var incremental: [UInt8] = []
-
-    init() {
-        reset.reserveCapacity(24)
-        incremental.reserveCapacity(24)
     }
 }

@@ -24,8 +24,8 @@ import TrellisWire
 /// The first frame, and the first after `resize(to:)` or `invalidate()`, is a
 /// `fullRedraw(_:cursor:)`, as is any frame whose difference would take more bytes than
 /// redrawing everything (a coalesced frame that changed most of the screen), and any
-/// frame in which every cell changed (its difference is the redraw but for the few
-/// bytes of the redraw's start, and encoding one costs half of encoding both).
+/// frame in which all but one cell in 64 or fewer changed (its difference is the redraw
+/// but for a few bytes, and encoding one costs half of encoding both).
 public struct ScreenWriter: Sendable {
     public let depth: ColorDepth
     public private(set) var size: Size
@@ -52,16 +52,26 @@ public struct ScreenWriter: Sendable {
         var encoder = FrameEncoder(width: size.width, depth: depth, state: state)
         let cells = next.rowMajorCells
         let old = shown.rowMajorCells
-        // Every cell changed (a page, a tab switch that repaints all): the difference is
-        // the redraw, give or take the few bytes of its start, so it is encoded once, as
-        // the redraw, rather than as a difference and then as a redraw to compare.
-        let everyCellChanged = cells.withUnsafeBufferPointer { new in
+        // (Nearly) every cell changed (a page, a tab switch that repaints all): the
+        // difference is the redraw, give or take the few bytes of its start and of the
+        // few cells left as they were, so it is encoded once, as the redraw, rather than
+        // as a difference and then as a redraw to compare. "Few" is one in 64 at most
+        // (187 of a 200×60 screen): a spinner or a few labels that stayed are no reason
+        // to encode the screen twice. The scalars are compared first: where the cells
+        // changed they nearly all differ, and a whole cell's comparison (its two colours
+        // are enums) is left for the rest.
+        let nearlyEveryCellChanged = cells.withUnsafeBufferPointer { new in
             old.withUnsafeBufferPointer { old in
-                for i in 0..<new.count where new[i] == old[i] { return false }
+                let few = new.count / 64
+                var unchanged = 0
+                for i in 0..<new.count where new[i].scalar == old[i].scalar && new[i] == old[i] {
+                    unchanged += 1
+                    if unchanged > few { return false }
+                }
                 return true
             }
         }
-        if everyCellChanged { return fullRedraw(next, cursor: cursor) }
+        if nearlyEveryCellChanged { return fullRedraw(next, cursor: cursor) }
         cells.withUnsafeBufferPointer { new in
             old.withUnsafeBufferPointer { old in
                 encoder.encodeRows(new, height: size.height) { i, span in
@@ -150,7 +160,6 @@ struct FrameEncoder {
     let depth: ColorDepth
     var state: TerminalState
     var body: [UInt8] = []
-    private var penScratch = PenScratch()
 
     /// Unchanged cells the cursor may be moved over by rewriting them: beyond this the
     /// escape sequences (at most CSI nnn C) are always shorter.
@@ -184,6 +193,8 @@ struct FrameEncoder {
     /// cell's pen only where its style differs from the last one written and moves the
     /// cursor only where a skipped blank left it behind: with every cell written, this
     /// is the whole cost of a frame that changed every cell (`trellis bench compose`).
+    /// Pens and glyphs go through a `ByteCursor` on the stack, copied into `body` a few
+    /// kilobytes at a time and before each cursor move (which writes to `body`).
     mutating func encodeFullRedraw(_ cells: [Cell], height: Int) {
         // Room for a glyph and a colour change every few cells, so that a screen of
         // many colours is not copied to a larger buffer as it grows.
@@ -192,39 +203,69 @@ struct FrameEncoder {
         state.pen = .plain
         state.cursor = CursorPosition(x: 0, y: 0)
         cells.withUnsafeBufferPointer { cells in
-            // The cell whose style the pen was last set from (the plain pen at first).
-            var styled = Cell(scalar: 0x20, foreground: .default, background: .default, attributes: [])
-            var penIsPlain = true
-            for y in 0..<height {
-                let rowStart = y * width
-                var x = 0
-                while x < width {
-                    let i = rowStart + x
-                    let cell = cells[i]
-                    let span = Self.span(cells, i, x: x, width: width)
-                    let sameStyle = cell.foreground == styled.foreground && cell.background == styled.background
-                        && cell.attributes == styled.attributes
-                    var pen: Pen?
-                    if !sameStyle { pen = Pen(cell, depth: depth) }
-                    if span == 1 && cell.scalar == 0x20 && (pen.map { $0 == .plain } ?? penIsPlain) {
-                        x += 1
-                        continue
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.chunkBytes) { memory in
+                var out = ByteCursor(memory)
+                // The cell whose style the pen was last set from (the plain pen at first).
+                var styled = Cell(scalar: 0x20, foreground: .default, background: .default, attributes: [])
+                var penIsPlain = true
+                var cursorX = 0, cursorY = 0
+                for y in 0..<height {
+                    let rowStart = y * width
+                    var x = 0
+                    while x < width {
+                        let i = rowStart + x
+                        let cell = cells[i]
+                        let span = Self.span(cells, i, x: x, width: width)
+                        let sameStyle = cell.foreground == styled.foreground && cell.background == styled.background
+                            && cell.attributes == styled.attributes
+                        var pen: Pen?
+                        if !sameStyle { pen = Pen(cell, depth: depth) }
+                        if span == 1 && cell.scalar == 0x20 && (pen.map { $0 == .plain } ?? penIsPlain) {
+                            x += 1
+                            continue
+                        }
+                        // The cursor's column is kept here, -1 where unknown, and in `state`
+                        // only around a move, which reads and sets it there.
+                        if cursorX != x || cursorY != y {
+                            body.append(contentsOf: out.written)
+                            out.removeAll()
+                            state.cursor = CursorPosition(x: cursorX >= 0 ? cursorX : nil, y: cursorY)
+                            moveCursor(cells, rowStart: rowStart, x: x, y: y)
+                            cursorX = state.cursor.x ?? -1
+                            cursorY = state.cursor.y ?? -1
+                        }
+                        if out.room < Self.maxCellBytes {
+                            body.append(contentsOf: out.written)
+                            out.removeAll()
+                        }
+                        if let pen {
+                            pen.appendTransition(from: state.pen, to: &out)
+                            state.pen = pen
+                            styled = cell
+                            penIsPlain = pen == .plain
+                        }
+                        if span == 1 && cell.scalar >= 0x20 && cell.scalar < 0x7F {
+                            // Printable ASCII, most of any screen: one byte, one column.
+                            out.append(UInt8(truncatingIfNeeded: cell.scalar))
+                        } else {
+                            Self.appendGlyph(cell.scalar, span: span, to: &out)
+                        }
+                        // After the last column the cursor waits for a wrap (see `writeGlyph`).
+                        cursorX = x + span < width ? x + span : -1
+                        x += span
                     }
-                    if state.cursor.x != x || state.cursor.y != y { moveCursor(cells, rowStart: rowStart, x: x, y: y) }
-                    if let pen {
-                        pen.appendTransition(from: state.pen, to: &body, scratch: &penScratch)
-                        state.pen = pen
-                        styled = cell
-                        penIsPlain = pen == .plain
-                    }
-                    Self.appendGlyph(cell.scalar, span: span, to: &body)
-                    // After the last column the cursor waits for a wrap (see `writeGlyph`).
-                    state.cursor.x = x + span < width ? x + span : nil
-                    x += span
                 }
+                body.append(contentsOf: out.written)
+                state.cursor = CursorPosition(x: cursorX >= 0 ? cursorX : nil, y: cursorY)
             }
         }
     }
+
+    /// What `encodeFullRedraw` copies into `body` at a time.
+    static let chunkBytes = 4096
+    /// The most one cell adds there: its SGR (CSI, at most `Pen.maxParameterBytes`, m)
+    /// and its glyph (at most four bytes of UTF-8 and a space).
+    static let maxCellBytes = 2 + Pen.maxParameterBytes + 1 + 5
 
     /// 2 when the cell at `i` is the lead of a wide character (the next cell of the row is
     /// its continuation), else 1.
@@ -267,7 +308,7 @@ struct FrameEncoder {
     private mutating func writeGlyph(_ cells: UnsafeBufferPointer<Cell>, _ i: Int, x: Int, span: Int) {
         let cell = cells[i]
         let pen = Pen(cell, depth: depth)
-        pen.appendTransition(from: state.pen, to: &body, scratch: &penScratch)
+        pen.appendTransition(from: state.pen, to: &body)
         state.pen = pen
         Self.appendGlyph(cell.scalar, span: span, to: &body)
         // After the last column the cursor waits for a wrap that terminals handle
@@ -279,7 +320,7 @@ struct FrameEncoder {
     /// scalar that would take another width (a control character, a continuation marker
     /// out of place, a wide character without room) becomes spaces, so the cursor is
     /// always where the writer believes.
-    private static func appendGlyph(_ scalar: UInt32, span: Int, to out: inout [UInt8]) {
+    private static func appendGlyph<Sink: ByteSink>(_ scalar: UInt32, span: Int, to out: inout Sink) {
         let columns = terminalColumns(scalar)
         if columns == span {
             out.appendUTF8(scalar)

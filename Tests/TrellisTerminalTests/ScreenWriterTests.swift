@@ -203,4 +203,24 @@ private func writer(showing surface: Surface, depth: ColorDepth = .trueColor) ->
         #expect(bytes.hasSuffix("mnop" + end), "\(bytes)")
         #expect(w.shown == s)
     }
+
+    /// Issue 20: the bench's every-cell frame keeps its spinner, as a tab switch keeps
+    /// its tab bar's blanks: a cell in 64 left as it was is still a redraw, encoded
+    /// once; one more, and the difference is encoded (and compared with the redraw).
+    @Test func aFrameThatChangesAllButOneCellIn64IsARedraw() {
+        var s = Surface(size: Size(width: 64, height: 2))
+        s.fill(s.bounds, with: .plain, character: "a")
+        var w = writer(showing: s)
+        s.fill(s.bounds, with: .plain, character: "b")
+        s.put("a", at: Point(x: 10, y: 0), style: .plain)
+        s.put("a", at: Point(x: 20, y: 1), style: .plain)
+        #expect(shown(w.frame(s)).hasPrefix(begin + "␛[m␛[H␛[2J"))
+        #expect(w.shown == s)
+        s.fill(s.bounds, with: .plain, character: "c")
+        // Four cells stay "b": two more than one in 64 of 128.
+        for x in 11...14 { s.put("b", at: Point(x: x, y: 0), style: .plain) }
+        let bytes = shown(w.frame(s))
+        #expect(!bytes.contains("␛[2J"), "\(bytes)")
+        #expect(w.shown == s)
+    }
 }

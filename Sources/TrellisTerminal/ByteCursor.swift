@@ -1,0 +1,31 @@
+/// Bytes written through a pointer into memory the caller owns, up to `capacity`: for the
+/// writer's inner loops, where a checked `Array.append` per byte (a uniqueness and a
+/// capacity check, out of line) was most of the cost of a frame that changes every cell
+/// (`trellis bench compose`). The caller sizes the memory and copies `written` out
+/// before the memory goes; a write past `capacity` stops the process rather than
+/// corrupting memory.
+struct ByteCursor: ByteSink {
+    let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+    private(set) var count = 0
+
+    init(_ memory: UnsafeMutableBufferPointer<UInt8>) {
+        base = memory.baseAddress!
+        capacity = memory.count
+    }
+
+    var room: Int { capacity - count }
+
+    /// What was written since the last `removeAll`.
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    mutating func append(_ byte: UInt8) {
+        precondition(count < capacity, "ByteCursor full")
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func removeAll() {
+        count = 0
+    }
+}
