@@ -131,7 +131,8 @@ open class TabBarController: ViewController {
     /// Puts the selected child's view in place of `previous`'s. Shown, the switch tells the
     /// two in UIKit's order: the new tab's `viewWillAppear` before the old tab's
     /// `viewWillDisappear`, the old tab's `viewDidDisappear` before the new tab's
-    /// `viewDidAppear`, which comes after the new tab's view has been laid out.
+    /// `viewDidAppear`, which comes after the new tab's view has been laid out — and,
+    /// in a host, sent to the screen (`Window.showLaidOutTree`).
     private func showSelected(previous: ViewController?) {
         let leaving = previous.flatMap { $0 !== selectedViewController && $0.viewIfLoaded?.superview != nil ? $0 : nil }
         let entering = selectedViewController.flatMap { $0.viewIfLoaded?.superview !== contentView ? $0 : nil }
@@ -153,6 +154,8 @@ open class TabBarController: ViewController {
         install(entering)
         layoutTabs()
         view.layoutIfNeeded()
+        // On the screen before the dids, which wait for each child in another process.
+        window?.showLaidOutTree()
         sendSwapPhase(will: false, appearing: entering, disappearing: leaving, animated: false, order: .tabSwitch)
     }
 

@@ -25,6 +25,10 @@ public final class Window {
     /// Hears the active key commands each time they may have changed
     /// (`refreshKeyCommandFooters`); a host that is a child tells its parent from here.
     public var keyCommandsObserver: (@MainActor ([KeyCommand.Summary]) -> Void)?
+    /// Sends what the tree shows now, before the handling under way ends; set by a host
+    /// (its frame goes to the compositor at once), nil where the screen is composed when
+    /// asked (tests, one process). See `showLaidOutTree()`.
+    public var showsNow: (@MainActor () -> Void)?
 
     public init(size: Size, log: RoutingLog = .disabled, host: String = "app") {
         self.size = size
@@ -95,6 +99,15 @@ public final class Window {
         rootView.addSubview(root.view)
         rootView.layoutIfNeeded()
         root.endAppearanceTransition()
+    }
+
+    /// A container that has put a new child's view in and laid it out calls this before
+    /// the dids: the view is on the screen before `viewDidAppear`, as in UIKit, and the
+    /// dids' round trips to children in other processes no longer delay it (issue 20: a
+    /// tab switch). Nothing changes in the callbacks or their order; the frame sent after
+    /// the handling carries only what the dids changed.
+    public func showLaidOutTree() {
+        showsNow?()
     }
 
     /// The traits of the whole screen.

@@ -36,6 +36,7 @@ final class FramePublisher {
         self.link = link
         self.window = window
         ViewChanges.observe(by: self) { [weak self] in self?.setNeedsFrame() }
+        window.showsNow = { [weak self] in self?.showNow() }
     }
 
     isolated deinit {
@@ -63,6 +64,15 @@ final class FramePublisher {
     func publishNow() {
         if Switchboard.shared.trace != 0 { trace = Switchboard.shared.trace }
         publish()
+    }
+
+    /// A container laid out a new child before its dids (`Window.showLaidOutTree`): its
+    /// frame goes now, not after the dids' round trips to other processes. Not while
+    /// this thread waits on a child part-way through something else, or composes a frame
+    /// itself: the tree may be half-changed then, as for input (`ChildHost.deliver`).
+    private func showNow() {
+        guard !publishing, !Switchboard.shared.isWaiting else { return }
+        publishNow()
     }
 
     /// Sends everything again — every cell, every placement — for a compositor that has

@@ -77,6 +77,33 @@ import TrellisWire
         ])
     }
 
+    /// Also shows its name in a label.
+    @MainActor
+    final class Labelled: RecordingController {
+        override func viewDidLoad() {
+            super.viewDidLoad()
+            view.addSubview(Label("tab \(name)", frame: Rect(x: 0, y: 0, width: 10, height: 1)))
+        }
+    }
+
+    /// Issue 20: a tab switch asks for its frame (`Window.showLaidOutTree`, which a host
+    /// answers by sending one) once the new tab is in and laid out, before the dids,
+    /// whose round trips to children in other processes no longer delay what is seen.
+    @Test func aTabSwitchIsShownBeforeTheDids() {
+        let tabs = TabBarController(id: "Tabs")
+        tabs.viewControllers = [Labelled("A", journal), Labelled("B", journal)]
+        let (window, _) = shown(tabs)
+        var seen: [(callbacks: [String], screen: String)] = []
+        window.showsNow = { seen.append((self.appearance, window.screenText)) }
+        journal.clear()
+        tabs.selectedIndex = 1
+        #expect(seen.count == 1)
+        #expect(seen.first?.callbacks == ["B.viewWillAppear", "A.viewWillDisappear"])
+        #expect(seen.first.map { $0.screen.contains("tab B") && !$0.screen.contains("tab A") } == true)
+        // The callbacks themselves are as before.
+        #expect(appearance == ["B.viewWillAppear", "A.viewWillDisappear", "A.viewDidDisappear", "B.viewDidAppear"])
+    }
+
     @Test func aPushedControllerIsLaidOutBeforeItsViewDidAppear() {
         let nav = NavigationController(rootViewController: RecordingController("A", journal), id: "Nav")
         let (window, clock) = shown(nav)
