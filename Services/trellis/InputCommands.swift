@@ -95,14 +95,38 @@ struct KeyCommand: AsyncParsableCommand {
     @OptionGroup var options: SessionOptions
     @Argument(help: "Text to type, or with --special a key name.") var text: String
     @Flag(help: "TEXT names a key.") var special = false
+    @Flag(help: "With Ctrl held.") var ctrl = false
+    @Flag(help: "With Alt held.") var alt = false
+    @Flag(help: "With Shift held (a key name only: typed text is already shifted).") var shift = false
+    @Option(help: "press, repeat or release — what a terminal with the kitty keyboard protocol reports.")
+    var phase: PhaseArgument = .press
+
+    enum PhaseArgument: String, ExpressibleByArgument, CaseIterable {
+        case press, `repeat`, release
+        var wire: KeyPress.Phase {
+            switch self {
+            case .press: .began
+            case .repeat: .repeated
+            case .release: .ended
+            }
+        }
+    }
+
+    func validate() throws {
+        if shift && !special { throw ValidationError("--shift goes with --special: typed text is sent as the terminal sends it, already shifted ('A', not Shift+a)") }
+    }
 
     func run() async throws {
-        var press = KeyPress(text: text)
+        var modifiers: KeyModifiers = []
+        if ctrl { modifiers.insert(.control) }
+        if alt { modifiers.insert(.alt) }
+        if shift { modifiers.insert(.shift) }
+        var press = KeyPress(modifiers: modifiers, text: text, phase: phase.wire)
         if special {
             guard let key = KeyPress.Special.allCases.first(where: { "\($0)".lowercased() == text.lowercased() }), key != .none else {
                 throw ValidationError("unknown key '\(text)'; one of \(KeyPress.Special.allCases.dropFirst().map { "\($0)" }.joined(separator: ", "))")
             }
-            press = KeyPress(special: key)
+            press = KeyPress(special: key, modifiers: modifiers, phase: phase.wire)
         }
         let trace = try await options.withClient { try await $0.key(press) }
         print("sent, trace \(TraceID.hex(trace))")

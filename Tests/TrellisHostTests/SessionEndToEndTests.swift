@@ -342,6 +342,13 @@ extension MultiProcessTests {
             #expect((unhandled.output + unhandled.errors).contains("unhandled: no responder took F12"), "\(unhandled)")
             // Unhandled, as an unhandled tap is: exit 2, not 1 (which is "not delivered").
             #expect(unhandled.status == 2, "\(unhandled)")
+            // As a kitty-protocol terminal reports it: a release is a key of its own, which
+            // no command takes (commands fire on press); modifiers as the terminal holds them.
+            let released = try s.cli("key", "--special", "f3", "--phase", "release")
+            #expect(released.status == 2 && (released.output + released.errors).contains("F3 (release)"), "\(released)")
+            let shifted = try s.cli("key", "a", "--shift")
+            #expect(shifted.status != 0 && shifted.errors.contains("--shift goes with --special"), "\(shifted)")
+            #expect(try s.cli("key", "x", "--phase", "sideways").status != 0)
             _ = try s.cli("key", "--special", "f5")
             #expect(try s.cli("wait", "--idle").status == 0)
             // `trellis keys` lists what a key would reach now: the root's tab commands.
