@@ -98,6 +98,13 @@ public final class DemoKeysList: ViewController, TableViewDataSource, TableViewD
         count.frame = Rect(x: 1, y: b.height - 1, width: max(0, b.width - 2), height: 1)
     }
 
+    /// The placeholder says "type to filter": arriving on the tab, typing goes there
+    /// unless something else in the window already has focus.
+    public override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        if window?.focusedView == nil { _ = filter.becomeFirstResponder() }
+    }
+
     private func applyFilter() {
         rows = CharacterRow.all.filter { $0.matches(filter.text) }
         lastChosen = nil
@@ -149,12 +156,13 @@ public final class DemoKeysDetail: ViewController {
     }
 
     public func show(_ row: CharacterRow) {
+        let width = CharacterWidth.columns(of: String(row.scalar))
         let utf8 = String(row.scalar).utf8.map { String($0, radix: 16, uppercase: true) }.joined(separator: " ")
         text.text = """
             \(row.code)  \(Character(row.scalar))
             \(row.name)
             category: \(row.scalar.properties.generalCategory)
-            width: \(CharacterWidth.columns(of: String(row.scalar))) cells
+            width: \(width) cell\(width == 1 ? "" : "s")
             UTF-8: \(utf8)
             """
         text.moveCursor(to: 0)

@@ -30,6 +30,11 @@ extension DemoTests {
         let (window, demo) = make()
         window.key(.f6)
         let keys = try #require(demo.viewControllers[5] as? DemoKeys)
+        // Arriving on the tab, typing goes to the filter its placeholder offers.
+        #expect(keys.list.filter.isFocused)
+        window.type("heavy")
+        #expect(window.shows("HEAVY HORIZONTAL") && !window.shows("LIGHT HORIZONTAL"))
+        for _ in 0..<5 { window.key(.backspace) }
         // ^F puts focus in the field from wherever it is in the tab.
         #expect(window.tap("U+2501"))
         #expect(window.key(KeyPress(modifiers: .control, text: "f")) == .handled)
