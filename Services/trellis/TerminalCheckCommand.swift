@@ -43,7 +43,7 @@ struct TerminalCheckCommand: ParsableCommand {
             }
             let cursor: Point? = random.next(5) == 0
                 ? Point(x: random.next(screen.size.width), y: random.next(screen.size.height)) : nil
-            print("F " + hex(writer.frame(screen, cursor: cursor)))
+            print("F " + hex(writer.frame(screen, damage: screen.takeDamage(), cursor: cursor)))
             print("S " + hex(Array(screen.text.utf8)))
             print(cursor.map { "C \($0.x) \($0.y)" } ?? "C -")
             if depth == .trueColor { print("A " + hex(Array(styles(of: screen).utf8))) }

@@ -69,6 +69,32 @@ extension Surface {
         return first < 0 ? nil : first..<(last + 1)
     }
 
+    /// The damage since the last call (or the last frame), narrowed to the cells that
+    /// differ, as per-row spans of whole wide characters; then cleared. After `resize` or
+    /// `damageAll`, every cell. For a surface shown rather than sent as frames (the
+    /// compositor's screen): the terminal's writer encodes exactly these cells. Spans are
+    /// not joined across unchanged cells, as a frame's are: the writer moves its cursor
+    /// over them as cheaply as it can.
+    public mutating func takeDamage() -> SurfaceDamage {
+        guard tracker.isPending else { return SurfaceDamage(size: size) }
+        defer { tracker.clear() }
+        if tracker.isForced {
+            sentCells = cells
+            return .all(size)
+        }
+        var rows = [[Range<Int>]](repeating: [], count: size.height)
+        for y in tracker.rows.indices where !tracker.rows[y].isEmpty {
+            let spans = changedSpans(row: y, tracker.rows[y], joinGap: 0, compacting: false)
+            let rowStart = y * size.width
+            for span in spans {
+                sentCells.replaceSubrange((rowStart + span.lowerBound)..<(rowStart + span.upperBound),
+                    with: cells[(rowStart + span.lowerBound)..<(rowStart + span.upperBound)])
+            }
+            rows[y] = spans
+        }
+        return SurfaceDamage(size: size, spans: rows)
+    }
+
     /// The damage since the last call as a frame numbered `number`, with the cells of each
     /// damaged rectangle, or nil when nothing changed. Clears the damage.
     public mutating func takeFrame(number: UInt32) -> FrameUpdate? {
@@ -177,15 +203,18 @@ extension Surface {
     }
 
     /// The parts of row y's candidate spans whose cells differ from `sentCells` (all of
-    /// them when forced), widened over wide characters, joined across small gaps.
-    func changedSpans(row y: Int, _ candidates: [Range<Int>]) -> [Range<Int>] {
+    /// them when forced), widened over wide characters, joined across gaps of up to
+    /// `joinGap` unchanged cells, at most `DamageTracker.maxSpansPerRow` when `compacting`.
+    func changedSpans(
+        row y: Int, _ candidates: [Range<Int>], joinGap: Int = spanJoinGap, compacting: Bool = true
+    ) -> [Range<Int>] {
         let rowStart = y * size.width
         var spans: [Range<Int>] = []
         func add(_ run: Range<Int>) {
             // Widening moves each end by at most one cell, so runs stay in order and only a
             // neighbour can come to touch.
             let wide = widened(run, row: y)
-            if let last = spans.last, wide.lowerBound <= last.upperBound + Self.spanJoinGap {
+            if let last = spans.last, wide.lowerBound <= last.upperBound + joinGap {
                 spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, wide.upperBound)
             } else {
                 spans.append(wide)
@@ -210,7 +239,7 @@ extension Surface {
                 x = end
             }
         }
-        DamageTracker.compact(&spans)
+        if compacting { DamageTracker.compact(&spans) }
         return spans
     }
 

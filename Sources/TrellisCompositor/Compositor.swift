@@ -22,8 +22,10 @@ public final class Compositor {
     public private(set) var screen: Surface
     /// The non-size traits of the terminal (size classes come from the screen's size).
     public var environment = Traits.terminalEnvironment
-    /// Called with each newly composed screen.
-    public var onScreen: (@MainActor (Surface) -> Void)?
+    /// Called with each newly composed screen and its damage: the cells that changed
+    /// since the screen before (`Surface.takeDamage()`), which the terminal's writer
+    /// encodes and no layer compares again. Unset (headless), the damage is not taken.
+    public var onScreen: (@MainActor (Surface, SurfaceDamage) -> Void)?
 
     private let hosts: Link
     private let control: Link
@@ -320,7 +322,7 @@ public final class Compositor {
         composeScheduled = false
         let now = MonotonicClock.nanoseconds()
         tree.compose(into: &screen, now: now)
-        onScreen?(screen)
+        if let onScreen { onScreen(screen, screen.takeDamage()) }
         // Read before the log lines below: they are bookkeeping, not composing.
         let composedAt = MonotonicClock.nanoseconds()
         // The last hop of a traced input: the frame it caused is on the screen.

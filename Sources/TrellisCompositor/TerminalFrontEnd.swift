@@ -100,7 +100,7 @@ public final class TerminalFrontEnd {
     public func attach(to compositor: Compositor, log: RoutingLog, onEnd: @escaping @MainActor (String) -> Void) {
         compositor.environment.colorDepth = Self.traitDepth(depth)
         let output = output
-        compositor.onScreen = { screen in output.show(screen) }
+        compositor.onScreen = { screen, damage in output.show(screen, damage: damage) }
         let queue = TerminalInputQueue(
             send: { [weak compositor] message, answered in
                 guard let compositor else { return answered(nil) }

@@ -13,10 +13,11 @@ import TrellisTransport
 /// show it, on the terminal's I/O loop thread, never on the main thread or Swift's
 /// cooperative pool.
 ///
-/// The latest screen wins. Only one screen waits (`latest`); a newer one replaces it, so
-/// a terminal slower than the compositor gets fewer frames, never a backlog. Each frame
-/// is one `ScreenWriter` buffer (changed cells only, inside synchronized-update
-/// brackets) written to a non-blocking descriptor the moment it is composed. Only when a
+/// The latest screen wins. Only one screen waits (`latest`); a newer one replaces it and
+/// its damage is added to the waiting one's, so a terminal slower than the compositor
+/// gets fewer frames, never a backlog, and each frame holds every cell that changed
+/// since the last one written. Each frame is one `ScreenWriter` buffer (the damaged
+/// cells only, inside synchronized-update brackets) written to a non-blocking descriptor the moment it is composed. Only when a
 /// write would block is the output backing up (`FrameThrottle`): the rest of that frame
 /// is kept and finished first (the writer already counts it as shown), retried on a loop
 /// timer, and the newest screen goes out as soon as it is through.
@@ -27,7 +28,7 @@ final class TerminalOutput: @unchecked Sendable {
 
     private let fd: Int32
     private let loop: IOLoop
-    private let latest = Mutex<Surface?>(nil)
+    private let latest = Mutex<(screen: Surface, damage: SurfaceDamage)?>(nil)
     private var writer: ScreenWriter
     private var throttle: FrameThrottle
     private var pending: [UInt8] = []
@@ -52,11 +53,18 @@ final class TerminalOutput: @unchecked Sendable {
         self.throttle = throttle
     }
 
-    /// From any thread: `screen` is what the terminal should show next.
-    func show(_ screen: Surface) {
+    /// From any thread: `screen` is what the terminal should show next; `damage`, the
+    /// cells in which it differs from the screen shown before it.
+    func show(_ screen: Surface, damage: SurfaceDamage) {
         let replaced = latest.withLock { slot -> Bool in
-            defer { slot = screen }
-            return slot != nil
+            guard var waiting = slot?.damage else {
+                slot = (screen, damage)
+                return false
+            }
+            // The waiting screen is never written: what changed in it must go out now.
+            waiting.formUnion(damage)
+            slot = (screen, waiting)
+            return true
         }
         if replaced {
             // A pump is already due (queued, or a timer armed) and will take the newest.
@@ -115,11 +123,11 @@ final class TerminalOutput: @unchecked Sendable {
             guard drain() else { return arm() }
             throttle.wrote()
         }
-        guard let screen = latest.withLock({ slot -> Surface? in
+        guard let next = latest.withLock({ slot -> (screen: Surface, damage: SurfaceDamage)? in
             defer { slot = nil }
             return slot
         }) else { return }
-        pending = writer.frame(screen)
+        pending = writer.frame(next.screen, damage: next.damage)
         pendingOffset = 0
         pendingIsFrame = true
         if pending.isEmpty { return }

@@ -3,34 +3,33 @@ import TrellisWire
 
 /// Turns composed screens into the bytes that make a terminal show them.
 ///
-/// The writer keeps a copy of what the terminal shows (`shown`), where its cursor is, and
-/// its SGR state, and `frame(_:cursor:)` writes only the difference:
+/// The writer keeps no copy of the terminal's cells: each screen comes with its damage,
+/// the cells that changed since the screen before it (`Surface.takeDamage()`, merged over
+/// screens that were never written), and `frame(_:damage:cursor:)` writes exactly those.
+/// It keeps where the terminal's cursor is and its SGR state:
 ///
-/// - only glyphs that differ from `shown` are written; a wide character is written whole
-///   when either of its cells differs, and never half of one is left on the terminal
-///   (writing over half of a wide character makes a terminal blank the other half, and
-///   that half is always in the same frame's difference, so it is written again);
-/// - the cursor goes to each run of changes by the cheapest of CUP, relative moves and
-///   rewriting the few unchanged cells in between (when they are already in the pen);
+/// - a wide character is written whole when either of its cells is damaged, and never
+///   half of one is left on the terminal (writing over half of a wide character makes a
+///   terminal blank the other half, and that half changed too, so it is damaged);
+/// - the cursor goes to each damaged span by the cheapest of CUP, relative moves and
+///   rewriting the few cells in between (when they are already in the pen);
 /// - SGR is written only where the style changes, as the shorter of reset-and-set and
 ///   the incremental change; colours are reduced to `depth` (see `ColorDepth`);
 /// - the frame is one buffer inside synchronized-update brackets (CSI ? 2026 h … l), so a
 ///   terminal that knows mode 2026 shows it at once, and one that does not ignores them;
-/// - when nothing changed (and the cursor request is the same) the frame is empty.
+/// - when nothing is damaged (and the cursor request is the same) the frame is empty.
 ///
 /// The cursor is hidden (CSI ? 25 l) while drawing. After a frame it is where `cursor`
 /// asked, and visible, or, when `cursor` is nil, hidden at an unspecified place.
 ///
-/// The first frame, and the first after `resize(to:)` or `invalidate()`, is a
-/// `fullRedraw(_:cursor:)`, as is any frame whose difference would take more bytes than
-/// redrawing everything (a coalesced frame that changed most of the screen), and any
-/// frame in which all but one cell in 64 or fewer changed (its difference is the redraw
-/// but for a few bytes, and encoding one costs half of encoding both).
+/// The first frame, and the first after `resize(to:)` or `invalidate()` (the writer is
+/// out of sync: it does not know what the terminal shows), is a `fullRedraw(_:cursor:)`,
+/// as is any frame whose damage would take more bytes than redrawing everything, and any
+/// frame whose damage covers all but one cell in 64 or fewer (its encoding is the redraw
+/// but for a few bytes).
 public struct ScreenWriter: Sendable {
     public let depth: ColorDepth
     public private(set) var size: Size
-    /// What the terminal shows after the last frame, when `isInSync`.
-    public private(set) var shown: Surface
     /// False before the first frame and after `resize(to:)` or `invalidate()`: the writer
     /// does not know what the terminal shows, and the next frame redraws everything.
     public private(set) var isInSync = false
@@ -40,56 +39,36 @@ public struct ScreenWriter: Sendable {
     public init(size: Size, depth: ColorDepth) {
         self.size = size
         self.depth = depth
-        shown = Surface(size: size)
     }
 
-    /// The bytes that take the terminal from `shown` to `next`, with the cursor shown at
-    /// `cursor` (screen coordinates) or hidden when nil; empty when nothing changed.
-    /// A `next` of another size is taken as a resize: everything is redrawn.
-    public mutating func frame(_ next: Surface, cursor: Point? = nil) -> [UInt8] {
+    /// The bytes that take the terminal from the screen of the last frame to `next`, whose
+    /// cells in `damage` are the ones that differ, with the cursor shown at `cursor`
+    /// (screen coordinates) or hidden when nil; empty when nothing changed. A `next` of
+    /// another size is taken as a resize: everything is redrawn.
+    public mutating func frame(_ next: Surface, damage: SurfaceDamage, cursor: Point? = nil) -> [UInt8] {
         if next.size != size { resize(to: next.size) }
-        guard isInSync else { return fullRedraw(next, cursor: cursor) }
-        var encoder = FrameEncoder(width: size.width, depth: depth, state: state)
-        let cells = next.rowMajorCells
-        let old = shown.rowMajorCells
         // (Nearly) every cell changed (a page, a tab switch that repaints all): the
-        // difference is the redraw, give or take the few bytes of its start and of the
-        // few cells left as they were, so it is encoded once, as the redraw, rather than
-        // as a difference and then as a redraw to compare. "Few" is one in 64 at most
-        // (187 of a 200×60 screen): a spinner or a few labels that stayed are no reason
-        // to encode the screen twice. The scalars are compared first: where the cells
-        // changed they nearly all differ, and a whole cell's comparison (its two colours
-        // are enums) is left for the rest.
-        let nearlyEveryCellChanged = cells.withUnsafeBufferPointer { new in
-            old.withUnsafeBufferPointer { old in
-                let few = new.count / 64
-                var unchanged = 0
-                for i in 0..<new.count where new[i].scalar == old[i].scalar && new[i] == old[i] {
-                    unchanged += 1
-                    if unchanged > few { return false }
-                }
-                return true
-            }
+        // damage's encoding is the redraw, give or take the few bytes of its start and of
+        // the few cells left as they were. "Few" is one in 64 at most (187 of a 200×60
+        // screen): a spinner or a few labels that stayed are no reason to encode the
+        // screen twice.
+        let cells = size.width * size.height
+        guard isInSync, damage.size == size, damage.cellCount < cells - cells / 64 else {
+            return fullRedraw(next, cursor: cursor)
         }
-        if nearlyEveryCellChanged { return fullRedraw(next, cursor: cursor) }
-        cells.withUnsafeBufferPointer { new in
-            old.withUnsafeBufferPointer { old in
-                encoder.encodeRows(new, height: size.height) { i, span in
-                    new[i] != old[i] || (span == 2 && new[i + 1] != old[i + 1])
-                }
-            }
-        }
+        var encoder = FrameEncoder(width: size.width, depth: depth, state: state)
+        let screen = next.rowMajorCells
+        screen.withUnsafeBufferPointer { encoder.encodeDamage($0, damage) }
         if encoder.body.isEmpty && cursor == state.cursorRequest && state.cursorVisible == (cursor != nil) {
-            shown = next
             return []
         }
         // Past one byte per cell, redrawing everything may be the shorter way.
-        if encoder.body.count > size.width * size.height {
+        if encoder.body.count > cells {
             var full = FrameEncoder(width: size.width, depth: depth, state: state)
-            full.encodeFullRedraw(cells, height: size.height)
+            full.encodeFullRedraw(screen, height: size.height)
             if full.body.count < encoder.body.count { encoder = full }
         }
-        return finish(encoder, next, cursor: cursor)
+        return finish(encoder, cursor: cursor)
     }
 
     /// The bytes that show `next` on a terminal in any state: SGR reset, home, erase the
@@ -99,14 +78,13 @@ public struct ScreenWriter: Sendable {
         if next.size != size { resize(to: next.size) }
         var encoder = FrameEncoder(width: size.width, depth: depth, state: state)
         encoder.encodeFullRedraw(next.rowMajorCells, height: size.height)
-        return finish(encoder, next, cursor: cursor)
+        return finish(encoder, cursor: cursor)
     }
 
     /// The terminal is now `newSize`. Terminals reflow or clear on resize in their own
     /// ways, so the writer forgets what is shown and the next frame redraws everything.
     public mutating func resize(to newSize: Size) {
         size = newSize
-        shown = Surface(size: newSize)
         invalidate()
     }
 
@@ -119,7 +97,7 @@ public struct ScreenWriter: Sendable {
 
     /// Wraps the encoded body in the synchronized update and the cursor handling, and
     /// takes on the state the terminal will have after it.
-    private mutating func finish(_ encoder: FrameEncoder, _ next: Surface, cursor: Point?) -> [UInt8] {
+    private mutating func finish(_ encoder: FrameEncoder, cursor: Point?) -> [UInt8] {
         var encoder = encoder
         var out: [UInt8] = []
         out.reserveCapacity(encoder.body.count + 32)
@@ -137,7 +115,6 @@ public struct ScreenWriter: Sendable {
         state = encoder.state
         state.cursorVisible = cursor != nil
         state.cursorRequest = cursor
-        shown = next
         isInSync = true
         return out
     }
@@ -171,20 +148,23 @@ struct FrameEncoder {
         self.state = state
     }
 
-    /// Writes every glyph of `cells` for which `needsWrite(index, span)` holds, row by row,
-    /// left to right; `span` is 2 for a wide character (its lead and continuation cell).
-    mutating func encodeRows(_ cells: UnsafeBufferPointer<Cell>, height: Int, needsWrite: (Int, Int) -> Bool) {
-        for y in 0..<height {
+    /// Writes every glyph that has a cell in `damage`, row by row, left to right: a span
+    /// that starts on the second cell of a wide character starts at its first, and one
+    /// that ends on the first cell of one writes it whole.
+    mutating func encodeDamage(_ cells: UnsafeBufferPointer<Cell>, _ damage: SurfaceDamage) {
+        for y in damage.rows.indices where !damage.rows[y].isEmpty {
             let rowStart = y * width
-            var x = 0
-            while x < width {
-                let i = rowStart + x
-                let span = Self.span(cells, i, x: x, width: width)
-                if needsWrite(i, span) {
+            var written = 0  // the columns before this are written
+            for span in damage.rows[y] {
+                var x = max(span.lowerBound, written)
+                if x > 0, x < width, cells[rowStart + x].scalar == Cell.continuation, x - 1 >= written { x -= 1 }
+                while x < min(span.upperBound, width) {
+                    let glyph = Self.span(cells, rowStart + x, x: x, width: width)
                     moveCursor(cells, rowStart: rowStart, x: x, y: y)
-                    writeGlyph(cells, i, x: x, span: span)
+                    writeGlyph(cells, rowStart + x, x: x, span: glyph)
+                    x += glyph
                 }
-                x += span
+                written = max(written, x)
             }
         }
     }

@@ -37,7 +37,7 @@ import TrellisWire
             root: "Root", size: Size(width: 20, height: 3), hostsEndpoint: hosts, controlEndpoint: control, loop: loop, log: log,
             options: options)
         let composes = Box()
-        compositor.onScreen = { _ in composes.count += 1 }
+        compositor.onScreen = { _, _ in composes.count += 1 }
         let root = try await Link.connect(id: "Root", parent: Compositor.id, endpoint: hosts, loop: rootLoop, log: log, options: options)
         return Setup(compositor: compositor, root: root, composes: composes, loops: (loop, rootLoop), log: log, dir: dir)
     }

@@ -15,14 +15,14 @@ import TrellisWire
 /// screen once it reads again (issue 4; docs/TERMINAL.md "Output").
 @Suite("Terminal output: latest frame wins", .serialized)
 struct TerminalOutputTests {
-    /// A screen filled with one letter, so each differs from the last in every cell.
-    static func screen(_ index: Int, size: Size) -> Surface {
-        var s = Surface(size: size)
+    /// Fills `screen` with one letter, so each differs from the last in every cell, and
+    /// shows it with its damage, as the compositor does.
+    static func show(_ index: Int, on screen: inout Surface, _ output: TerminalOutput) {
         let letter = String(Character(Unicode.Scalar(UInt8(65 + index % 26))))
-        for y in 0..<size.height {
-            s.put(String(repeating: letter, count: size.width), at: Point(x: 0, y: y), style: .plain)
+        for y in 0..<screen.size.height {
+            screen.put(String(repeating: letter, count: screen.size.width), at: Point(x: 0, y: y), style: .plain)
         }
-        return s
+        output.show(screen, damage: screen.takeDamage())
     }
 
     /// Reads what is in the pipe until it stays empty for `quiet`.
@@ -80,8 +80,9 @@ struct TerminalOutputTests {
         let (fds, loop, output) = (terminal.fds, terminal.loop, terminal.output)
 
         let shown = 60
+        var screen = Surface(size: size)
         for i in 0..<shown {
-            output.show(Self.screen(i, size: size))
+            Self.show(i, on: &screen, output)
             usleep(2_000)
         }
         // Nobody read: the writer blocked, and the screens since then replaced each other.
@@ -101,7 +102,7 @@ struct TerminalOutputTests {
         #expect(last.hasSuffix("\u{1B}[?2026l"))
 
         // Through again: the next screen goes out at once; the slow spell holds nothing back.
-        output.show(Self.screen(shown, size: size))
+        Self.show(shown, on: &screen, output)
         Self.settle(loop)
         let after = Self.frames(in: Self.readNow(fds[0]))
         #expect(after.count == 1)
@@ -116,8 +117,9 @@ struct TerminalOutputTests {
         let size = Size(width: 20, height: 4)
         let terminal = try PipeTerminal(size: size)
         let (fds, loop, output) = (terminal.fds, terminal.loop, terminal.output)
+        var screen = Surface(size: size)
         for i in 0..<3 {
-            output.show(Self.screen(i, size: size))
+            Self.show(i, on: &screen, output)
             Self.settle(loop)
             let frames = Self.frames(in: Self.readNow(fds[0]))
             #expect(frames.count == 1, "screen \(i)")
@@ -136,15 +138,42 @@ struct TerminalOutputTests {
         let (fds, output) = (terminal.fds, terminal.output)
         var s = Surface(size: size)
         s.put("hello", at: .zero, style: .plain)
-        output.show(s)
+        output.show(s, damage: s.takeDamage())
         _ = Self.readAll(fds[0], quiet: .milliseconds(100))
         s.put("J", at: Point(x: 0, y: 0), style: .plain)
-        output.show(s)
+        output.show(s, damage: s.takeDamage())
         let second = String(decoding: Self.readAll(fds[0], quiet: .milliseconds(100)), as: UTF8.self)
         // One cell changed: back to column 0 (CR is the cheapest move), the letter,
         // inside the synchronized update.
         #expect(second == "\u{1B}[?2026h\rJ\u{1B}[?2026l")
         #expect(output.writesBlocked.load(ordering: .relaxed) == 0)
+    }
+
+    /// Issue 20, one change-tracking path: screens that replace one another before the
+    /// loop writes them go out as one frame holding every cell any of them changed — the
+    /// writer compares nothing, so a change in a screen never written is not lost.
+    @Test(.timeLimit(.minutes(1)))
+    func coalescedScreensGoOutWithTheirDamageMerged() throws {
+        let size = Size(width: 20, height: 4)
+        let terminal = try PipeTerminal(size: size)
+        let (fds, loop, output) = (terminal.fds, terminal.loop, terminal.output)
+        var s = Surface(size: size)
+        s.put("hello", at: .zero, style: .plain)
+        output.show(s, damage: s.takeDamage())
+        _ = Self.readAll(fds[0], quiet: .milliseconds(100))
+        // The loop held up, so both screens wait for it: the second replaces the first.
+        let held = DispatchSemaphore(value: 0)
+        loop.execute { held.wait() }
+        s.put("J", at: Point(x: 0, y: 0), style: .plain)
+        output.show(s, damage: s.takeDamage())
+        s.put("W", at: Point(x: 2, y: 3), style: .plain)
+        output.show(s, damage: s.takeDamage())
+        held.signal()
+        Self.settle(loop)
+        let frames = Self.frames(in: Self.readNow(fds[0]))
+        #expect(frames.count == 1)
+        #expect(String(decoding: frames.last ?? [], as: UTF8.self) == "\u{1B}[?2026h\rJ\u{1B}[4;3HW\u{1B}[?2026l")
+        #expect(output.framesCoalesced.load(ordering: .relaxed) == 1)
     }
 }
 
