@@ -1,5 +1,6 @@
 import Testing
 import TrellisCanvas
+import TrellisTestSupport
 import TrellisWire
 
 /// Issue 20, one change-tracking path: the compositor's screen hands its damage to the
@@ -70,5 +71,41 @@ struct SurfaceDamageTests {
         #expect(first.cellCount == 4)
         first.formUnion(.all(Size(width: 5, height: 5)))
         #expect(first == .all(Size(width: 5, height: 5)))
+    }
+
+    @Test("over random scenes with wide characters: every changed cell is damaged, and nothing else but the other halves")
+    func randomScenes() {
+        var random = SplitMix(seed: 0xDA3A6E)
+        let texts = ["日本語", "ab", "漢字とabc", "x", "ｗｉｄｅ", " ", "世界!"]
+        var s = Surface(size: Size(width: 17, height: 5))
+        var before = s
+        for step in 0..<300 {
+            for _ in 0..<random.int(1...4) {
+                let style = Style(foreground: random.bool() ? .default : .indexed(UInt8(random.int(0...3))))
+                let at = Point(x: random.int(-2...17), y: random.int(0...4))
+                if random.int(0...3) == 0 {
+                    s.fill(Rect(origin: at, size: Size(width: random.int(0...6), height: random.int(1...3))), with: style)
+                } else {
+                    s.put(texts[random.int(0...(texts.count - 1))], at: at, style: style)
+                }
+            }
+            let damage = s.takeDamage()
+            for y in 0..<5 {
+                let damaged = Set(damage.rows[y].flatMap { Array($0) })
+                for x in 0..<17 {
+                    let changed = s[x, y] != before[x, y]
+                    // A cell that did not change is damaged only as the other half of a
+                    // wide character that did.
+                    let pairChanged = (x > 0 && s[x, y].scalar == Cell.continuation && s[x - 1, y] != before[x - 1, y])
+                        || (x + 1 < 17 && s[x + 1, y].scalar == Cell.continuation && s[x + 1, y] != before[x + 1, y])
+                    #expect(damaged.contains(x) == changed || (damaged.contains(x) && pairChanged), "step \(step) (\(x), \(y))")
+                }
+                for span in damage.rows[y] {
+                    #expect(s[span.lowerBound, y].scalar != Cell.continuation, "step \(step) row \(y) starts on a half")
+                    #expect(span.upperBound == 17 || s[span.upperBound, y].scalar != Cell.continuation, "step \(step) row \(y) ends on a half")
+                }
+            }
+            before = s
+        }
     }
 }
