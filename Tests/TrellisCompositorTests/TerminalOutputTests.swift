@@ -154,25 +154,23 @@ struct TerminalOutputTests {
     /// writer compares nothing, so a change in a screen never written is not lost.
     @Test(.timeLimit(.minutes(1)))
     func coalescedScreensGoOutWithTheirDamageMerged() throws {
-        let size = Size(width: 20, height: 4)
-        let terminal = try PipeTerminal(size: size)
-        let (fds, loop, output) = (terminal.fds, terminal.loop, terminal.output)
-        var s = Surface(size: size)
-        s.put("hello", at: .zero, style: .plain)
-        output.show(s, damage: s.takeDamage())
-        _ = Self.readAll(fds[0], quiet: .milliseconds(100))
+        var s = Surface(size: Size(width: 20, height: 4))
+        let terminal = try PipeTerminal(size: s.size)
+        let output = terminal.output
+        Self.show(7, on: &s, output)
+        _ = Self.readAll(terminal.fds[0], quiet: .milliseconds(100))
         // The loop held up, so both screens wait for it: the second replaces the first.
         let held = DispatchSemaphore(value: 0)
-        loop.execute { held.wait() }
+        terminal.loop.execute { held.wait() }
         s.put("J", at: Point(x: 0, y: 0), style: .plain)
         output.show(s, damage: s.takeDamage())
         s.put("W", at: Point(x: 2, y: 3), style: .plain)
         output.show(s, damage: s.takeDamage())
         held.signal()
-        Self.settle(loop)
-        let frames = Self.frames(in: Self.readNow(fds[0]))
+        Self.settle(terminal.loop)
+        let frames = Self.frames(in: Self.readNow(terminal.fds[0]))
         #expect(frames.count == 1)
-        #expect(String(decoding: frames.last ?? [], as: UTF8.self) == "\u{1B}[?2026h\rJ\u{1B}[4;3HW\u{1B}[?2026l")
+        #expect(String(decoding: frames.last ?? [], as: UTF8.self) == "\u{1B}[?2026h\u{1B}[HJ\u{1B}[4;3HW\u{1B}[?2026l")
         #expect(output.framesCoalesced.load(ordering: .relaxed) == 1)
     }
 }
