@@ -2,6 +2,7 @@
 // Trellis — UIKit's view-controller containment for the terminal, over ZeroMQ.
 //
 // Layers (dependencies point one way: a module uses only modules above it in this list):
+//   SeededRandom      a seeded generator (SplitMix64): the same numbers from one seed on every machine
 //   CZeroMQ           libzmq from the system, nothing else
 //   CPlatform         the OS and libdispatch calls an I/O loop needs: wake-ups, thread names,
 //                     CPU affinity, the main queue's hooks
@@ -61,6 +62,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
+        .target(name: "SeededRandom"),
         .systemLibrary(
             name: "CZeroMQ",
             path: "Sources/CZeroMQ",
@@ -119,7 +121,7 @@ let package = Package(
         .target(
             name: "TrellisBenchmarks",
             dependencies: [
-                "CZeroMQ", "CPlatform", "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport", "TrellisLayout",
+                "SeededRandom", "CZeroMQ", "CPlatform", "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport", "TrellisLayout",
                 "TrellisCanvas", "TrellisTerminal", "TrellisViews", "TrellisControllers", "TrellisHost", "TrellisCompositor",
                 "TrellisClient", "TrellisSeeds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -142,7 +144,7 @@ let package = Package(
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport", "TrellisCanvas", "TrellisTerminal",
+                "SeededRandom", "TrellisWire", "TrellisSession", "TrellisLog", "TrellisTransport", "TrellisCanvas", "TrellisTerminal",
                 "TrellisSupervisor", "TrellisClient", "TrellisBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -150,12 +152,12 @@ let package = Package(
         ),
         // Helpers several test targets share (not a product).
         .target(name: "TrellisTestSupport", path: "Tests/TrellisTestSupport"),
-        .testTarget(name: "TrellisWireTests", dependencies: ["TrellisWire", "TrellisTestSupport"]),
+        .testTarget(name: "TrellisWireTests", dependencies: ["SeededRandom", "TrellisWire", "TrellisTestSupport"]),
         .testTarget(name: "TrellisSessionTests", dependencies: ["TrellisSession", "TrellisTestSupport"]),
         .testTarget(name: "TrellisLogTests", dependencies: ["TrellisLog", "TrellisSession", "TrellisTestSupport"]),
         .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "TrellisSession", "CZeroMQ", "CPlatform"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
-        .testTarget(name: "TrellisTerminalTests", dependencies: ["TrellisTerminal", "TrellisCanvas", "TrellisWire"]),
+        .testTarget(name: "TrellisTerminalTests", dependencies: ["SeededRandom", "TrellisTerminal", "TrellisCanvas", "TrellisWire"]),
         .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
         .testTarget(
             name: "TrellisHostTests",
@@ -163,12 +165,12 @@ let package = Package(
         ),
         .testTarget(
             name: "TrellisControllersTests",
-            dependencies: ["TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTestSupport"]
+            dependencies: ["SeededRandom", "TrellisControllers", "TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTestSupport"]
         ),
-        .testTarget(name: "TrellisCanvasTests", dependencies: ["TrellisCanvas", "TrellisTestSupport"]),
+        .testTarget(name: "TrellisCanvasTests", dependencies: ["SeededRandom", "TrellisCanvas", "TrellisTestSupport"]),
         .testTarget(
             name: "TrellisCompositorTests",
-            dependencies: ["TrellisCompositor", "TrellisTerminal", "TrellisTransport", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTestSupport"]
+            dependencies: ["SeededRandom", "TrellisCompositor", "TrellisTerminal", "TrellisTransport", "TrellisCanvas", "TrellisWire", "TrellisLog", "TrellisTestSupport"]
         ),
         .testTarget(
             name: "TrellisSupervisorTests",

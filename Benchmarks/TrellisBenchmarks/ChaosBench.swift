@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SeededRandom
 import TrellisLog
 import TrellisSeeds
 import TrellisTransport

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import TrellisCanvas
 import TrellisClient
 import TrellisLog
@@ -107,7 +108,7 @@ struct ChaosRun {
             next += .milliseconds(options.killEveryMs)
             guard next <= end else { break }
             try await Task.sleep(until: next, clock: clock)
-            let id = children[Int(random.nextValue() % UInt64(children.count))]
+            let id = children[random.below(children.count)]
             guard let member = session.verifiedMembers()[id] else { skipped += 1; continue }
             let at = MonotonicClock.nanoseconds()
             if session.signal(SIGKILL, id: id, pid: member.pid) {
@@ -125,7 +126,7 @@ struct ChaosRun {
     /// its tab first and those taps settle, since selecting or leaving a stopped child's
     /// tab makes the root wait on it, which is not what this phase measures.
     mutating func stopPhase(_ tapper: ChaosTapper) async throws -> ChaosResult.Stopped {
-        let index = Int(random.nextValue() % UInt64(children.count))
+        let index = random.below(children.count)
         let id = children[index]
         tapper.avoid(index)
         tapper.phase = .settle

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SeededRandom
 import TrellisBenchmarks
 import TrellisCanvas
 import TrellisTerminal
@@ -32,17 +33,17 @@ struct TerminalCheckCommand: ParsableCommand {
         var writer = ScreenWriter(size: screen.size, depth: depth)
         print("size \(width) \(height) \(depth)")
         for _ in 0..<frames {
-            if random.next(100) < 4 {
-                let size = Size(width: 4 + random.next(30), height: 1 + random.next(10))
+            if random.below(100) < 4 {
+                let size = Size(width: 4 + random.below(30), height: 1 + random.below(10))
                 screen.resize(to: size)
                 writer.resize(to: size)
                 print("R \(size.width) \(size.height)")
             }
-            for _ in 0..<random.next(6) {
+            for _ in 0..<random.below(6) {
                 scribble(on: &screen, depth: depth, random: &random)
             }
-            let cursor: Point? = random.next(5) == 0
-                ? Point(x: random.next(screen.size.width), y: random.next(screen.size.height)) : nil
+            let cursor: Point? = random.below(5) == 0
+                ? Point(x: random.below(screen.size.width), y: random.below(screen.size.height)) : nil
             print("F " + hex(writer.frame(screen, damage: screen.takeDamage(), cursor: cursor)))
             print("S " + hex(Array(screen.text.utf8)))
             print(cursor.map { "C \($0.x) \($0.y)" } ?? "C -")
@@ -55,15 +56,15 @@ struct TerminalCheckCommand: ParsableCommand {
     private func scribble(on screen: inout Surface, depth: ColorDepth, random: inout SplitMix64) {
         let texts = ["日本語", "かなカナ", "漢字とabc", "x", "Hello", "é─│┼", "ｗｉｄｅ", "表示テスト", " ", "世界!"]
         let style = randomStyle(depth: depth, random: &random)
-        let x = random.next(screen.size.width + 4) - 2
-        let y = random.next(screen.size.height)
-        switch random.next(10) {
+        let x = random.below(screen.size.width + 4) - 2
+        let y = random.below(screen.size.height)
+        switch random.below(10) {
         case 0..<6:
-            screen.put(texts[random.next(texts.count)], at: Point(x: x, y: y), style: style)
+            screen.put(texts[random.below(texts.count)], at: Point(x: x, y: y), style: style)
         case 6..<9:
-            let rect = Rect(x: x, y: y, width: random.next(8), height: 1 + random.next(3))
+            let rect = Rect(x: x, y: y, width: random.below(8), height: 1 + random.below(3))
             let fill: [Character] = [" ", ".", "漢", "#"]
-            screen.fill(rect, with: style, character: fill[random.next(fill.count)])
+            screen.fill(rect, with: style, character: fill[random.below(fill.count)])
         default:
             screen.fill(screen.bounds, with: style)
         }
@@ -71,15 +72,15 @@ struct TerminalCheckCommand: ParsableCommand {
 
     private func randomStyle(depth: ColorDepth, random: inout SplitMix64) -> Style {
         func color(_ random: inout SplitMix64) -> CellColor {
-            switch random.next(depth == .trueColor ? 2 : 3) {
+            switch random.below(depth == .trueColor ? 2 : 3) {
             case 0: .default
-            case 1: .rgb(UInt8(random.next(256)), UInt8(random.next(256)), UInt8(random.next(256)))
-            default: .indexed(UInt8(random.next(256)))
+            case 1: .rgb(UInt8(random.below(256)), UInt8(random.below(256)), UInt8(random.below(256)))
+            default: .indexed(UInt8(random.below(256)))
             }
         }
         let fg = color(&random)
         let bg = color(&random)
-        return Style(foreground: fg, background: bg, attributes: CellAttributes(rawValue: UInt16(random.next(256))))
+        return Style(foreground: fg, background: bg, attributes: CellAttributes(rawValue: UInt16(random.below(256))))
     }
 
     /// Per row, per glyph (continuation cells skipped): "fg/bg/bits" joined by spaces,

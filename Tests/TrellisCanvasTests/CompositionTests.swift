@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 import TrellisTestSupport
 import TrellisWire
@@ -87,7 +88,7 @@ struct CompositionTests {
 
     @Test("skipping the layers a later one covers draws what drawing every layer draws: 2,000 random scenes")
     func skippingCoveredLayersChangesNothing() {
-        var rng = SplitMix(seed: 0xC0_7E4ED)
+        var rng = SplitMix64(seed: 0xC0_7E4ED)
         func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
         let texts = ["ab", "漢字", "x日y", "───", "あいうえ", "  ", "本"]
         let screenSize = Size(width: 14, height: 5)

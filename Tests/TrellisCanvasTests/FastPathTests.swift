@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 import TrellisTestSupport
 import TrellisWire
@@ -129,7 +130,7 @@ struct FastPathTests {
 
     @Test("blits and fills match cell-by-cell drawing in cells and damage, over random scenes")
     func randomScenes() {
-        var random = SplitMix(seed: 0x7E11_15)
+        var random = SplitMix64(seed: 0x7E11_15)
         for _ in 0..<3_000 {
             let width = random.int(1...9)
             let height = random.int(1...3)
@@ -160,7 +161,7 @@ struct FastPathTests {
 }
 
 /// Random scenes from the shared generator, the same on every run for one seed.
-extension SplitMix {
+extension SplitMix64 {
     /// Rows of narrow and wide characters in two styles, trailing spaces included.
     mutating func surface(width: Int, height: Int) -> Surface {
         let glyphs: [String] = ["a", "b", " ", "é", "あ", "漢", "😀"]

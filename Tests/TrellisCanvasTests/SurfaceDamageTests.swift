@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 import TrellisCanvas
 import TrellisTestSupport
@@ -74,7 +75,7 @@ struct SurfaceDamageTests {
 
     @Test("over random scenes with wide characters: every changed cell is damaged, and nothing else but the other halves")
     func randomScenes() {
-        var random = SplitMix(seed: 0xDA3A6E)
+        var random = SplitMix64(seed: 0xDA3A6E)
         let texts = ["日本語", "ab", "漢字とabc", "x", "ｗｉｄｅ", " ", "世界!"]
         var s = Surface(size: Size(width: 17, height: 5))
         var before = s

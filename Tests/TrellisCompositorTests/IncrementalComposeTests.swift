@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 import TrellisTestSupport
 import TrellisCanvas
@@ -26,7 +27,7 @@ struct IncrementalComposeTests {
     ]
 
     @Test func rowsComposedAgainMatchAFullCompose() throws {
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         var tree = Self.tree()
         var hosts: [ControllerID: Surface] = [:]
         for (id, size) in Self.sizes { hosts[id] = Surface(size: size) }
@@ -59,7 +60,7 @@ struct IncrementalComposeTests {
     /// Each screen is checked against a tree built afresh from the same state, which has
     /// nothing kept to go stale.
     @Test func theKeptLayerPlacesFollowEveryChangeToTheTree() throws {
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var tree = Self.tree()
         var placements: [ControllerID: (Placement, by: ControllerID)] = [
             "A": (Placement(surface: "A", frame: CellRect(x: 2, y: 1, width: 16, height: 8), z: 0,

@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 import TrellisTestSupport
 import TrellisCanvas
@@ -67,7 +68,7 @@ import TrellisWire
 
     @Test("3,000 random changes: every frame leaves the receiver as a full composition draws it, every surface as drawn afresh")
     func randomChangesKeepTheReceiverExact() throws {
-        var rng = SplitMix(seed: 0x7E11_15)
+        var rng = SplitMix64(seed: 0x7E11_15)
         let texts = ["", "a", "level", "wide 階層", "日本語テキスト", "x y z", "[taps 12]", "ｦ"]
         let colors: [CellColor?] = [nil, .indexed(1), .indexed(4), .indexed(200)]
         for _ in 0..<30 {

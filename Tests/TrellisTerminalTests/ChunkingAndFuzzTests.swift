@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 import TrellisTerminal
 import TrellisWire
@@ -8,7 +9,7 @@ let everyTableStream: [UInt8] = (textCases + controlCases + altCases + csiCases 
     + Array("\(pasteStart)pasted \(esc)[A text\(pasteEnd)".utf8) + [0xFF, 0xE6, 0x97, 0x61]
 
 func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
-    var generator = SeededGenerator(seed: seed)
+    var generator = SplitMix64(seed: seed)
     return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
 }
 
@@ -26,7 +27,7 @@ struct ChunkingAndFuzzTests {
         #expect(events == expected, "\(name)")
 
         var chunked = TerminalInputParser()
-        var generator = SeededGenerator(seed: 99)
+        var generator = SplitMix64(seed: 99)
         var chunks: [InputEvent] = []
         var rest = stream[...]
         while !rest.isEmpty {

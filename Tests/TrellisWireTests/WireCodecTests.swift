@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 import TrellisTestSupport
 import TrellisWire
@@ -152,7 +153,7 @@ struct WireCodecTests {
 
     @Test("random garbage never crashes the decoder and is always rejected or decoded whole")
     func garbageNeverCrashes() throws {
-        var rng = SplitMix(seed: 0x5EED)
+        var rng = SplitMix64(seed: 0x5EED)
         let good = everyKind.map { WireCodec.encode(envelope($0)) }
         for i in 0..<20_000 {
             var frames = good[i % good.count]
