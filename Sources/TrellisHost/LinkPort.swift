@@ -24,9 +24,15 @@ public final class LinkPort: RemotePort {
     }
 
     /// Sent as it is, no ack asked: the peer's link hands it to the switchboard in order
-    /// with what follows. A send the link refuses is logged there (`dropped`).
+    /// with what follows. A send the link refuses is logged there (`dropped`). A request
+    /// is always answered (docs/PROTOCOL.md §6): its reply is awaited by no one but
+    /// matched, so it is not logged as an answer to nothing.
     public func post(_ message: Message, from source: ControllerID, to target: ControllerID) {
         let trace = Switchboard.shared.trace, peer = self.peer
-        link.now { l in _ = try? l.send(message, to: peer, trace: trace) }
+        if message.kind == .request {
+            link.now { l in l.request(message, to: peer, trace: trace) { _ in } }
+        } else {
+            link.now { l in _ = try? l.send(message, to: peer, trace: trace) }
+        }
     }
 }
