@@ -29,6 +29,8 @@ public final class Compositor {
 
     private let hosts: Link
     private let control: Link
+    /// The loop the compositor's links run on, which serves its main actor.
+    public nonisolated var loop: IOLoop { hosts.loop }
     private let log: RoutingLog
     private var rootIsUp = false
     /// Frames received since the last composition that an input caused.

@@ -16,9 +16,14 @@ import TrellisWire
 /// into input for the root, turns SIGWINCH into a size transition at the root, and puts
 /// the terminal back as it found it.
 ///
-/// Reading and writing happen on a loop thread of their own (`IOLoop` "terminal"), as
-/// the compositor's sockets do on theirs: the main actor only composes and routes, and
-/// a terminal that stops reading can slow neither the sockets nor the tree.
+/// The terminal is read and written on the compositor's own loop, where the root's link
+/// is, as tmux serves its terminals from its one event loop: a click goes from the
+/// terminal's descriptor to the root's socket, and the frame it causes from the socket
+/// to the terminal, each in one turn of one thread, with no hand-over between threads
+/// (issue 20: the hand-overs to and from a thread of the terminal's own cost a wake-up
+/// each). The descriptor is non-blocking, so neither side ever waits on the terminal: a
+/// terminal that stops reading gets fewer frames (`TerminalOutput`), and slows neither
+/// the sockets nor the tree.
 @MainActor
 public final class TerminalFrontEnd {
     public struct Failure: Error, CustomStringConvertible {
@@ -31,8 +36,8 @@ public final class TerminalFrontEnd {
     public let depth: TrellisTerminal.ColorDepth
     private let fd: Int32
     private let restorer: TerminalRestorer
-    private let loop: IOLoop
-    private let output: TerminalOutput
+    /// Made when the front end is attached to a compositor, on the compositor's loop.
+    private var output: TerminalOutput?
     private var reader: TerminalInputReader?
     private var queue: TerminalInputQueue?
     private var resizeSource: (any DispatchSourceSignal)?
@@ -48,8 +53,6 @@ public final class TerminalFrontEnd {
         self.depth = depth
         self.fd = fd
         self.restorer = restorer
-        loop = IOLoop(name: "terminal")
-        output = TerminalOutput(fd: fd, loop: loop, size: size, depth: depth)
     }
 
     /// Takes the terminal that standard output is: raw mode, then the modes. From here
@@ -99,7 +102,12 @@ public final class TerminalFrontEnd {
     /// to quit; it should `close()` and exit.
     public func attach(to compositor: Compositor, log: RoutingLog, onEnd: @escaping @MainActor (String) -> Void) {
         compositor.environment.colorDepth = Self.traitDepth(depth)
-        let output = output
+        // The compositor's loop serves the main actor: what the reader hands on runs in
+        // the same pass as the read, and a composed screen is written in the same pass as
+        // the compose, on this thread (`IOLoop.onMainActor`, `IOLoop.execute`).
+        let loop = compositor.loop
+        let output = TerminalOutput(fd: fd, loop: loop, size: size, depth: depth)
+        self.output = output
         compositor.onScreen = { screen, damage in output.show(screen, damage: damage) }
         let queue = TerminalInputQueue(
             send: { [weak compositor] message, answered in
@@ -113,15 +121,15 @@ public final class TerminalFrontEnd {
         let reader = TerminalInputReader(
             fd: fd, loop: loop,
             deliver: { [weak self] events in
-                DispatchQueue.main.async {
-                    MainActor.assumeIsolated {
-                        self?.answered(events, log: log)
-                        queue.enqueue(events)
-                    }
+                // Queued, not run inside the read: the read may be inside a nested wait of
+                // the loop, which runs no code of the process's own.
+                loop.onMainActor {
+                    self?.answered(events, log: log)
+                    queue.enqueue(events)
                 }
             },
             closed: { reason in
-                DispatchQueue.main.async { MainActor.assumeIsolated { onEnd("terminal input: \(reason)") } }
+                loop.onMainActor { onEnd("terminal input: \(reason)") }
             })
         self.reader = reader
         reader.start()
@@ -147,7 +155,7 @@ public final class TerminalFrontEnd {
     private func answered(_ events: [InputEvent], log: RoutingLog) {
         for case .answer(let answer) in events {
             let before = keyboard.state
-            if let bytes = keyboard.take(answer) { output.control(bytes) }
+            if let bytes = keyboard.take(answer) { output?.control(bytes) }
             guard keyboard.state != before else { continue }
             let outcome = keyboard.state == .enhanced
                 ? "kitty keyboard protocol: pushed flags \(KeyboardProtocol.flags) (press, repeat and release)"
@@ -163,12 +171,10 @@ public final class TerminalFrontEnd {
         guard !closed else { return }
         closed = true
         resizeSource?.cancel()
-        let (reader, output) = (reader, output)
-        loop.execute {
-            reader?.stop()
-            output.finish(timeout: 200_000_000)
-        }
-        loop.shutdown()
+        // On the main actor, so on the compositor's loop, where the terminal is read and
+        // written.
+        reader?.stop()
+        output?.finish(timeout: 200_000_000)
         restorer.restore()
         if let previousForeground { ForegroundGroup.set(fd, previousForeground) }
         closeDescriptor(fd)

@@ -10,8 +10,8 @@ import TrellisTerminal
 import TrellisTransport
 
 /// The terminal's output side: takes each composed screen and writes the bytes that
-/// show it, on the terminal's I/O loop thread, never on the main thread or Swift's
-/// cooperative pool.
+/// show it, on the I/O loop it is given (the compositor's own, in a terminal:
+/// `TerminalFrontEnd`), never on Swift's cooperative pool.
 ///
 /// The latest screen wins. Only one screen waits (`latest`); a newer one replaces it and
 /// its damage is added to the waiting one's, so a terminal slower than the compositor
