@@ -59,9 +59,9 @@ def main():
     ours = Terminal("ours", [args.trellis, "up", args.scene, "--session", session], env)
     try:
         ours.wait_for(shows(TAP_TEXT), 120)
-        tap_x, tap_y = find(ours.screen, TAP_TEXT)
+        tap_x, tap_y = find(ours.lines, TAP_TEXT)
         tap_x += len(TAP_TEXT) // 2
-        tab_at = {title: find(ours.screen, title) for title in TABS}
+        tab_at = {title: find(ours.lines, title) for title in TABS}
 
         def tab(title):
             shown, other = TABS[title], [v for k, v in TABS.items() if k != title][0]
@@ -69,8 +69,8 @@ def main():
             return ours.click(x + 2, y, lambda s: find(s, shown) is not None and find(s, other) is None)
 
         def tap():
-            before = ours.screen.display[tap_y]
-            return ours.click(tap_x, tap_y, lambda s: s.display[tap_y] != before and "child ×" in s.display[tap_y])
+            before = ours.lines[tap_y]
+            return ours.click(tap_x, tap_y, lambda s: s[tap_y] != before and "child ×" in s[tap_y])
 
         for i in range(args.warmup + args.clicks):
             if args.kind == "tab":
