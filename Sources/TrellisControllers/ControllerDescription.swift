@@ -13,12 +13,35 @@ extension ViewController {
             let r = v.superview == nil ? v.frame : v.superview!.convert(v.frame, to: nil)
             return [r.origin.x, r.origin.y, r.size.width, r.size.height]
         }
-        if let remote = self as? RemoteController { return remote.describeRemote(frame: frame) }
-        return ControllerDescription(
+        var d = (self as? RemoteController)?.describeRemote(frame: frame) ?? ControllerDescription(
             id: id.rawValue, className: String(describing: type(of: self)),
-            placement: placement ?? (parent == nil ? "process" : "inline"), pid: getpid(),
+            placement: placement ?? (parent == nil && presentationState.presentedBy == nil ? "process" : "inline"), pid: getpid(),
             appearance: appearanceState.rawValue, traits: traitCollection.description, frame: frame,
             unreachable: nil, children: children.map { $0.describe() })
+        // The style it is shown in is the presenter's to say: a presented controller in
+        // another process knows only the style asked for, not what it adapted to.
+        if let shown = presentationState.presentedBy, shown.presented === self { d.presentationStyle = shown.style.rawValue }
+        if let p = presentedHere { d.presented = [p.presented.describe()] }
+        return d
+    }
+
+    /// What this controller presents in this process's window; not the presentation a
+    /// `ParentProxy` holds for the presenter's process, which is its host's controller.
+    var presentedHere: Presentation? {
+        guard let p = presentationState.presenting, !p.forAnotherProcess else { return nil }
+        return p
+    }
+}
+
+extension ParentProxy {
+    /// `controller`, the one a host runs for this proxy's parent, as `describe(hostedAs:)`
+    /// says, with what is presented in this process's window over it: made from its tree,
+    /// the presentation's context is this proxy (docs/LIFECYCLE.md, "Presented in another
+    /// process"), which no description shows — so it is listed as the controller's.
+    public func describe(hosting controller: ViewController, as placement: String) -> ControllerDescription {
+        var d = controller.describe(hostedAs: placement)
+        if let p = presentedHere { d.presented = (d.presented ?? []) + [p.presented.describe()] }
+        return d
     }
 }
 

@@ -349,7 +349,7 @@ public final class ChildHost {
             return redraw()
         case .request(let r) where r.name == ControllerDescription.request:
             // For `trellis tree`: this process's part of the tree, asked by the parent.
-            guard let json = try? JSONEncoder().encode(controller.describe(hostedAs: placement)) else {
+            guard let json = try? JSONEncoder().encode(proxy.describe(hosting: controller, as: placement)) else {
                 return Reply(status: .failed, payload: Array("could not encode the description".utf8))
             }
             return Reply(status: .ok, payload: Array(json))

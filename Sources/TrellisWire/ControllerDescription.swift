@@ -19,10 +19,17 @@ public struct ControllerDescription: Codable, Sendable, Equatable {
     /// Why a child in another process could not describe itself (it died, say).
     public var unreachable: String?
     public var children: [ControllerDescription]
+    /// On a presented controller, the style it is shown in (`fullScreen`, `formSheet` …:
+    /// what it adapted to, if it did); nil for one that is not presented.
+    public var presentationStyle: String?
+    /// What this controller presents — the presentation that covers it (issue 23) — nil
+    /// when nothing: so a description from before presentations reads the same.
+    public var presented: [ControllerDescription]?
 
     public init(
         id: String, className: String, placement: String, pid: Int32, appearance: String, traits: String,
-        frame: [Int]?, unreachable: String?, children: [ControllerDescription]
+        frame: [Int]?, unreachable: String?, children: [ControllerDescription],
+        presentationStyle: String? = nil, presented: [ControllerDescription]? = nil
     ) {
         self.id = id
         self.className = className
@@ -33,24 +40,29 @@ public struct ControllerDescription: Codable, Sendable, Equatable {
         self.frame = frame
         self.unreachable = unreachable
         self.children = children
+        self.presentationStyle = presentationStyle
+        self.presented = presented
     }
 
     /// The request a parent sends to a child in another process.
     public static let request = "describe"
 
-    /// The tree as indented text, one controller per line.
+    /// The tree as indented text, one controller per line; what a controller presents
+    /// after its children, one step in, its line saying so and in which style.
     public func text(depth: Int = 0) -> String {
         let pad = String(repeating: "  ", count: depth)
         let rect = frame.map { "\($0[0]),\($0[1]) \($0[2])×\($0[3])" } ?? "not loaded"
         var line = "\(pad)\(id)  \(className)  \(placement) pid \(pid)  \(appearance)  [\(traits)]  \(rect)"
+        if let presentationStyle { line += "  presented \(presentationStyle)" }
         if let unreachable { line += "  UNREACHABLE: \(unreachable)" }
-        return ([line] + children.map { $0.text(depth: depth + 1) }).joined(separator: "\n")
+        let below = children + (presented ?? [])
+        return ([line] + below.map { $0.text(depth: depth + 1) }).joined(separator: "\n")
     }
 
     /// The controller `id` in this subtree.
     public func find(_ id: String) -> ControllerDescription? {
         if self.id == id { return self }
-        for c in children { if let f = c.find(id) { return f } }
+        for c in children + (presented ?? []) { if let f = c.find(id) { return f } }
         return nil
     }
 
@@ -59,6 +71,7 @@ public struct ControllerDescription: Codable, Sendable, Equatable {
         var d = self
         d.frame = frame.map { [$0[0] + dx, $0[1] + dy, $0[2], $0[3]] }
         d.children = children.map { $0.offset(x: dx, y: dy) }
+        d.presented = presented?.map { $0.offset(x: dx, y: dy) }
         return d
     }
 }

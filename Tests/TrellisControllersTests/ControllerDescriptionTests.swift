@@ -47,6 +47,7 @@ import TrellisWire
         Reply(status: .ok, payload: Array("not json".utf8)),
         Reply(status: .ok, payload: [0xFF, 0x00, 0x7B]),
         Reply(status: .ok, payload: Array("{\"id\": 3}".utf8)),
+        Reply(status: .ok, payload: Array(#"{"id": "Child", "className": "C", "placement": "process", "pid": 9, "appearance": "appeared", "traits": "t", "children": [], "presented": 3}"#.utf8)),
         Reply(status: .failed, payload: Array("Child is not responding".utf8)),
     ])
     func garbageOrAFailureMarksTheChildUnreachable(_ answer: Reply) {
@@ -58,5 +59,36 @@ import TrellisWire
 
     @Test func noAnswerSaysSo() {
         #expect(parent(with: CannedPort(nil)).describe().find("Child")?.unreachable == "no answer")
+    }
+
+    /// Issue 23: `trellis tree` lists presented controllers under the controller their
+    /// presentation covers, with the style they are shown in, nested presentations under
+    /// the presented controller that made them.
+    @Test func presentedControllersAreListedUnderTheirPresenterWithTheirStyle() {
+        let root = ViewController(id: "Root")
+        let window = Window(size: Size(width: 90, height: 24))
+        window.rootViewController = root
+        window.makeKeyAndVisible()
+        let sheet = ViewController(id: "Sheet")
+        sheet.modalPresentationStyle = .formSheet
+        sheet.preferredContentSize = Size(width: 20, height: 6)
+        root.present(sheet, animated: false)
+        let alert = ViewController(id: "Over")
+        alert.modalPresentationStyle = .overFullScreen
+        sheet.present(alert, animated: false)
+        let tree = root.describe()
+        #expect(tree.presented?.map(\.id) == ["Sheet"])
+        #expect(tree.find("Sheet")?.presentationStyle == "formSheet" && tree.find("Sheet")?.placement == "inline")
+        #expect(tree.find("Sheet")?.frame == [35, 9, 20, 6])
+        #expect(tree.find("Sheet")?.presented?.map(\.id) == ["Over"] && tree.find("Over")?.presentationStyle == "overFullScreen")
+        #expect(tree.presentationStyle == nil && tree.placement == "process")
+        let indents = tree.text().split(separator: "\n" as Character).map { line in line.count - line.drop { $0 == " " }.count }
+        #expect(indents == [0, 2, 4])
+        #expect(tree.text().contains("Sheet  ViewController  inline pid") && tree.text().contains("presented formSheet"))
+        // What the reply carries, and a description from before presentations, decode.
+        let json = try? JSONEncoder().encode(tree)
+        #expect(json.flatMap { try? JSONDecoder().decode(ControllerDescription.self, from: $0) } == tree)
+        root.dismiss(animated: false)
+        #expect(root.describe().presented == nil && root.describe().find("Over") == nil)
     }
 }

@@ -34,6 +34,15 @@ extension MultiProcessTests {
             #expect(close?.y == 11 && (31...37).contains(close?.x ?? 0), "the button's cells, 31 to 37: \(screen)")
             #expect(rows.count > 2 && rows[2].contains("push"), "the presenter shows around the sheet: \(screen)")
             #expect(!screen.contains("beneath"), "the sheet is composed above the presenter's label: \(screen)")
+            // `trellis tree`: the compositor's reply lists the sheet under its presenter, as
+            // its own process describes it, in the style the presenter shows it in; the
+            // text is what the CLI prints.
+            let reply = try await s.client!.request(.request(Request(name: "tree")))
+            guard case .reply(let r) = reply.message else { throw CancellationError() }
+            let tree = try JSONDecoder().decode(ControllerDescription.self, from: Data(r.payload))
+            #expect(tree.presented?.map(\.id) == ["Sheet"] && tree.find("Sheet")?.presentationStyle == "formSheet", "\(tree.text())")
+            #expect(tree.find("Sheet")?.frame == [30, 9, 20, 6] && tree.find("Sheet")?.pid != tree.pid, "\(tree.text())")
+            #expect(tree.text().contains("\n  Sheet  ParityPresented  process pid"), "\(tree.text())")
             #expect(try await Self.tap("close", in: s))
             screen = try await s.waitForScreen { !$0.contains("close") && $0.contains("beneath the sheet") }
             #expect(!screen.contains("close") && screen.contains("push") && screen.contains("beneath the sheet"), "\(screen)")

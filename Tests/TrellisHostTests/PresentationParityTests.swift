@@ -114,6 +114,37 @@ extension MultiProcessTests.PlacementParityTests {
         #expect(!log.contains("Container.viewWillDisappear"), "adapting moves no controller out of the window")
     }
 
+    /// Issue 23, `trellis tree` (docs/LIFECYCLE.md, "Presented in another process"): the
+    /// reply lists what a controller presents under it, wherever the presented controller
+    /// runs, with the style it is shown in — the presenter's word, adapted or not — and the
+    /// text the CLI prints says so.
+    @Test(.timeLimit(.minutes(1)))
+    func theTreeListsPresentedControllersWithTheirStyleInEveryPlacement() async throws {
+        _ = try await sameLogInEveryPlacement(root: Self.presentation.root, placed: Self.presentation.placed) { run in
+            let presenter = run.root as! ParityPresenter
+            let placement = run.placement == .ownProcess ? "process" : run.placement.rawValue
+            #expect(presenter.describe().presented == nil, "\(run.placement): nothing presented")
+            // A form sheet in a compact width (40 columns) is shown full screen.
+            presenter.presentSheet(.formSheet)
+            var tree = presenter.describe()
+            #expect(tree.presented?.map(\.id) == ["Sheet"], "\(run.placement)")
+            let sheet = tree.find("Sheet")
+            #expect(sheet?.presentationStyle == "fullScreen" && sheet?.placement == placement, "\(run.placement): \(tree.text())")
+            #expect(sheet?.className == "ParityPresented" && sheet?.appearance == "appeared", "\(run.placement)")
+            #expect(tree.text().contains("\n  Sheet  ParityPresented  \(placement) pid"), "\(run.placement): \(tree.text())")
+            #expect(tree.text().contains("presented fullScreen"), "\(run.placement): \(tree.text())")
+            presenter.dismiss(animated: false)
+            #expect(presenter.describe().presented == nil && presenter.describe().find("Sheet") == nil, "\(run.placement)")
+            // Over the current context: listed under the controller it covers, Inner.
+            presenter.presentSheet(.overCurrentContext, from: presenter.inner)
+            tree = presenter.describe()
+            #expect(tree.presented == nil && tree.find("Inner")?.presented?.first?.presentationStyle == "overCurrentContext",
+                    "\(run.placement): \(tree.text())")
+            #expect(tree.find("Sheet")?.frame == [2, 1, 20, 5], "\(run.placement): at Inner's frame")
+            presenter.inner.dismiss(animated: false)
+        }
+    }
+
     /// The presented controller's process killed while it is presented (LIFECYCLE.md,
     /// "Presented in another process": chosen): the presentation is dismissed at once, the
     /// presenter takes the window's input again, and the restarted process is not presented
