@@ -30,11 +30,12 @@ extension Presentation {
     /// `presentationControllerShouldDismiss` says no, with `…DidAttemptToDismiss`; else
     /// `…WillDismiss`, the animated dismissal, and `…DidDismiss` once it has ended.
     func dismissInteractively() -> Bool {
-        guard requested == .formSheet, !(presented is AlertController) else { return false }
-        let controller = presented.presentationController
+        guard requested == .formSheet, !(original is AlertController) else { return false }
+        // The delegate and the flag of the controller that was presented, whatever is shown.
+        let controller = original.presentationController
         let delegate = controller.delegate
         let window = presented.window
-        guard !presented.isModalInPresentation, delegate?.presentationControllerShouldDismiss(controller) ?? true else {
+        guard !original.isModalInPresentation, delegate?.presentationControllerShouldDismiss(controller) ?? true else {
             window?.route(kind: "presentation", from: "window", to: presented.id, outcome: .rejected,
                           reason: "Escape: \(presented.id) may not be dismissed by the person (isModalInPresentation, or its delegate said no)")
             delegate?.presentationControllerDidAttemptToDismiss(controller)

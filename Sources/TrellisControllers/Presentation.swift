@@ -59,7 +59,11 @@ struct PresentationState {
 /// it covers, and what it took out of the window to do so.
 @MainActor
 final class Presentation {
+    /// The controller shown: the one presented, or what its presentation controller's
+    /// delegate gave to show in its place, adapted (PresentationController.swift).
     let presented: ViewController
+    /// The controller `present` was given, whose presentation controller decides.
+    let original: ViewController
     /// UIKit's `presentingViewController`: the controller the presentation covers — the
     /// root of the presenter's layer, or the one that defines the context.
     weak var context: ViewController?
@@ -82,11 +86,15 @@ final class Presentation {
     /// holds for the presenter's process; false for every presentation made in this one.
     var forAnotherProcess = false
 
-    init(presented: ViewController, context: ViewController, style: ModalPresentationStyle, transition: ModalTransitionStyle) {
+    init(
+        presented: ViewController, context: ViewController, style: ModalPresentationStyle, transition: ModalTransitionStyle,
+        original: ViewController? = nil, shownIn shown: ModalPresentationStyle? = nil
+    ) {
         self.presented = presented
+        self.original = original ?? presented
         self.context = context
         requested = style
-        self.style = style
+        self.style = shown ?? style
         self.transition = transition
         container = PresentationContainerView()
         container.presentation = self
@@ -99,7 +107,7 @@ final class Presentation {
             guard let v = context?.viewIfLoaded, v.focusSystem != nil else { return presented.viewIfLoaded?.frame ?? bounds }
             return v.convert(v.bounds, to: nil).intersection(bounds)
         case .formSheet, .automatic:
-            let preferred = presented.preferredContentSize
+            let preferred = presented.preferredContentSize == .zero ? original.preferredContentSize : presented.preferredContentSize
             let width = preferred.width > 0 ? preferred.width : bounds.width * 2 / 3
             let height = preferred.height > 0 ? preferred.height : bounds.height * 2 / 3
             let size = Size(width: max(1, min(width, bounds.width)), height: max(1, min(height, bounds.height)))
@@ -109,6 +117,20 @@ final class Presentation {
         case .fullScreen, .overFullScreen, .none:
             return bounds
         }
+    }
+}
+
+extension Presentation {
+    /// After the dismissal of a presentation that showed another controller in place of the
+    /// one presented: that one is presented no more, and leaves the container it was put in
+    /// (chosen: so that it can be presented again, which a controller with a parent cannot).
+    func endShowingInPlaceOfOriginal() {
+        guard original !== presented else { return }
+        original.presentationState.presentedBy = nil
+        guard original.parent != nil, original.isDescendant(of: presented) else { return }
+        original.willMove(toParent: nil)
+        original.viewIfLoaded?.removeFromSuperview()
+        original.removeFromParent()
     }
 }
 
@@ -228,8 +250,23 @@ extension ViewController {
         let layerRoot = self.layerRoot
         let style = controller.modalPresentationStyle.resolved
         let context = style == .overCurrentContext ? (contextDefiner ?? layerRoot) : layerRoot
-        let record = Presentation(presented: controller, context: context, style: style, transition: controller.modalTransitionStyle)
+        // Begun adapted, the delegate may give another controller to show (documented:
+        // `presentationController(_:viewControllerForAdaptivePresentationStyle:)`); from
+        // here on the presentation's mechanics are that one's.
+        let adapted = controller.presentationController.adaptedStyle(style, for: context.traitCollection)
+        let original = controller
+        let controller = original.presentationController.controllerShown(in: adapted, requested: style)
+        if controller !== original {
+            precondition(
+                controller.parent == nil && controller.presentationState.presentedBy == nil && controller.hostingWindow == nil && controller !== self,
+                "\(id): the controller shown for \(original.id) adapted, \(controller.id), has a parent, is presented, is a window's root "
+                    + "or the presenter; return a new controller, or the presented one in a new container.")
+        }
+        let record = Presentation(
+            presented: controller, context: context, style: style, transition: original.modalTransitionStyle, original: original,
+            shownIn: adapted)
         context.presentationState.presenting = record
+        original.presentationState.presentedBy = record
         controller.presentationState.presentedBy = record
         controller.hostingWindow = window
         windowRoot.presentations.append(record)
@@ -241,7 +278,7 @@ extension ViewController {
         controller.loadViewIfNeeded()
         // UIKit: a presented controller takes its traits from the controller it covers.
         controller.applyTraits(context.traitCollection)
-        record.adapt(to: context.traitCollection)
+        if controller === original { record.adapt(to: context.traitCollection) }
         // Keys and Tab go to the presented controller only: a view focused beneath would
         // show as focused where no key can reach it. It gets focus back on dismissal.
         if let focused = window.focusedView {
@@ -299,6 +336,12 @@ extension ViewController {
         if presentedViewController == nil, let record = presentationShowingThisTree, record.forAnotherProcess,
            let proxy = record.context as? ParentProxy {
             return proxy.askToDismiss(animated: animated, completion: completion)
+        }
+        // Nothing presented in this process over or from this tree, whose root stands for a
+        // parent in another: UIKit's rule is for that process to apply, where the tree may be
+        // inside a presentation (RemotePresentation.swift).
+        if presentedViewController == nil, presentationShowingThisTree == nil, let proxy = layerRoot as? ParentProxy {
+            return proxy.askParentToDismiss(for: self, animated: animated, completion: completion)
         }
         guard let record = presentedViewController?.presentationState.presentedBy ?? presentationShowingThisTree,
               let window = record.presented.window, let windowRoot = window.rootView as? WindowRootView,
@@ -361,6 +404,7 @@ extension ViewController {
                 r.presented.formerWindow = window
                 r.context?.presentationState.presenting = nil
                 (r.presented as? RemoteController)?.presentationEnded()
+                r.endShowingInPlaceOfOriginal()
             }
             if let back = leaving[0].focusBefore, back.focusSystem != nil { _ = back.becomeFirstResponder() }
             window.refreshKeyCommandFooters()

@@ -10,6 +10,11 @@ public protocol AdaptivePresentationControllerDelegate: AnyObject {
     /// for; anything else counts as `.none`, as UIKit takes an invalid answer. The default
     /// is the terminal's own adaptation, `.fullScreen`.
     func adaptivePresentationStyle(for controller: PresentationController, traitCollection: TraitCollection) -> ModalPresentationStyle
+    /// The controller to show in place of the presented one when the presentation begins in
+    /// the adapted `style` — the presented controller in a `NavigationController`, say, or
+    /// another altogether; nil (the default) shows the presented controller. Asked only when
+    /// a presentation begins adapted, never when it crosses the boundary while shown.
+    func presentationController(_ controller: PresentationController, viewControllerForAdaptivePresentationStyle style: ModalPresentationStyle) -> ViewController?
     /// Whether the person may dismiss the sheet (Escape); default true. Not asked when code dismisses it.
     func presentationControllerShouldDismiss(_ controller: PresentationController) -> Bool
     /// The person's dismissal begins; not called when code dismisses it.
@@ -24,6 +29,9 @@ public protocol AdaptivePresentationControllerDelegate: AnyObject {
 extension AdaptivePresentationControllerDelegate {
     public func adaptivePresentationStyle(for controller: PresentationController, traitCollection: TraitCollection) -> ModalPresentationStyle {
         .fullScreen
+    }
+    public func presentationController(_ controller: PresentationController, viewControllerForAdaptivePresentationStyle style: ModalPresentationStyle) -> ViewController? {
+        nil
     }
     public func presentationControllerShouldDismiss(_ controller: PresentationController) -> Bool { true }
     public func presentationControllerWillDismiss(_ controller: PresentationController) {}
@@ -63,6 +71,15 @@ public final class PresentationController {
         let answer = delegate?.adaptivePresentationStyle(for: self, traitCollection: traits) ?? .fullScreen
         return answer == .fullScreen || answer == .overFullScreen ? answer : requested
     }
+
+    /// What to show for a presentation that begins in `style`: the presented controller,
+    /// or, when `style` is an adaptation, what the delegate gives in its place.
+    func controllerShown(in style: ModalPresentationStyle, requested: ModalPresentationStyle) -> ViewController {
+        guard style != requested, let other = delegate?.presentationController(self, viewControllerForAdaptivePresentationStyle: style),
+              other !== presentedViewController
+        else { return presentedViewController }
+        return other
+    }
 }
 
 extension ViewController {
@@ -82,7 +99,7 @@ extension Presentation {
     /// where the presented view is: no controller enters or leaves the window for it.
     @discardableResult
     func adapt(to traits: TraitCollection) -> Bool {
-        let style = presented.presentationController.adaptedStyle(requested, for: traits)
+        let style = original.presentationController.adaptedStyle(requested, for: traits)
         guard style != self.style else { return false }
         presented.window?.route(kind: "presentation", from: context?.id.rawValue ?? "window", to: presented.id, outcome: .event, reason: nil,
                                 detail: "adapt \(self.style.rawValue) → \(style.rawValue)")

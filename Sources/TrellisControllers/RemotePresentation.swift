@@ -61,8 +61,10 @@ extension RemoteController {
         guard let animated = ProcessChildRequest.dismissesAnimated(payload) else {
             return Reply(status: .failed, payload: Array("a dismiss request's payload is animated or now".utf8))
         }
-        guard presentationState.presentedBy != nil else {
-            return Reply(status: .declined, payload: Array("\(id) is not presented".utf8))
+        // Presented, in a presented tree (a replacement shown in its place holds it), or in a
+        // tree whose root stands for a parent further up: UIKit's rule for `dismiss` on it.
+        guard presentedViewController != nil || presentationShowingThisTree != nil || layerRoot is ParentProxy else {
+            return Reply(status: .declined, payload: Array("\(id) is not presented, nor in a presented tree, nor presents anything".utf8))
         }
         dismiss(animated: animated)
         return Reply(status: .ok)
@@ -132,6 +134,20 @@ extension ParentProxy {
         let waiting = record.afterDismissal
         record.afterDismissal.removeAll()
         for run in waiting { run() }
+    }
+
+    /// `dismiss(animated:completion:)` on `controller`, in this proxy's tree, with nothing
+    /// presented in this process: the parent's process dismisses what its tree is in or
+    /// presents, if anything; `completion` runs when it has answered (chosen: after an
+    /// animated dismissal has begun, not ended — there is no presentation here to wait on).
+    func askParentToDismiss(for controller: ViewController, animated: Bool, completion: (@MainActor () -> Void)?) {
+        let answer = port.exchange(
+            .request(Request(name: ProcessChildRequest.dismissRequest, payload: Array((animated ? "animated" : "now").utf8))),
+            from: controller.id, to: id)
+        if let answer, answer.status == .failed {
+            View.diagnostics("\(controller.id): \(id) did not dismiss (\(String(decoding: answer.payload, as: UTF8.self)))")
+        }
+        completion?()
     }
 
     /// `dismiss(animated:completion:)` on the presented controller here: the presenter's

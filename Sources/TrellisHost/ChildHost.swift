@@ -241,6 +241,14 @@ public final class ChildHost {
         }
         let message = envelope.message
         switch message {
+        case .containment(let c) where c.parent != nil && c.parent != proxy.id:
+            // Adopted by another controller of the parent's process than the one this link
+            // connects to (a container the presenter's adaptive delegate made): the proxy
+            // stands for that process, so it is the parent here too (docs/LIFECYCLE.md,
+            // "Adaptation"); its requests reach the real parent, which holds its stand-in.
+            var envelope = envelope
+            envelope.message = .containment(Containment(c.phase, parent: proxy.id))
+            return deliver(envelope)
         case .containment(let c) where c.phase == .willMove && c.parent != nil:
             // A parent adopting this tree — for the first time, or again after it lost
             // this process and dropped what it was told — hears its key commands anew.

@@ -13,6 +13,9 @@ public final class ParityPresenter: ViewController, AdaptivePresentationControll
     /// What the presented sheet's presentation controller answers in a compact width: nil
     /// for the terminal's own adaptation (full screen).
     public var adaptiveAnswer: ModalPresentationStyle?
+    /// Whether a presentation that begins adapted shows the sheet in a navigation
+    /// controller, "SheetNav" (the delegate's `viewControllerForAdaptivePresentationStyle`).
+    public var wrapsWhenAdapted = false
     public private(set) var sheet: ViewController?
 
     public init(registry: ControllerRegistry, id: ControllerID = "Container") {
@@ -55,6 +58,14 @@ public final class ParityPresenter: ViewController, AdaptivePresentationControll
 
     public func adaptivePresentationStyle(for controller: PresentationController, traitCollection: TraitCollection) -> ModalPresentationStyle {
         adaptiveAnswer ?? .fullScreen
+    }
+
+    public func presentationController(
+        _ controller: PresentationController, viewControllerForAdaptivePresentationStyle style: ModalPresentationStyle
+    ) -> ViewController? {
+        guard wrapsWhenAdapted else { return nil }
+        logCallback("wraps for \(style.rawValue)")
+        return NavigationController(rootViewController: controller.presentedViewController, registry: registry, id: "SheetNav")
     }
 
     public func presentationControllerWillDismiss(_ controller: PresentationController) { logCallback("person dismisses") }

@@ -145,6 +145,53 @@ extension MultiProcessTests.PlacementParityTests {
         }
     }
 
+    /// The adaptive delegate's replacement (docs/LIFECYCLE.md, "Adaptation"), for a sheet
+    /// that begins adapted in the 40-column window: in every placement the delegate — in
+    /// the presenter's process, set on the proxy — puts the sheet in a navigation
+    /// controller that is shown in its place; the sheet appears in it, below its bar, takes
+    /// what is typed, and its own "close" dismisses the presentation. In another process the
+    /// sheet is the navigation controller's child as any child is, and is told nothing of
+    /// the presentation: there its parent is the proxy for the presenter's process and its
+    /// `presentingViewController` nil (where the logs differ, as LIFECYCLE.md says), and its
+    /// `dismiss` is its parent's process's to apply.
+    @Test(.timeLimit(.minutes(1)))
+    func aReplacementShownForAnAdaptedSheetHoldsItInEveryPlacement() async throws {
+        var logs: [ChildPlacement: [String]] = [:]
+        for placement in ChildPlacement.all(chaining: false) {
+            let run = try await ParityRun(placement, root: Self.presentation.root, placed: Self.presentation.placed)
+            run.window.makeKeyAndVisible()
+            let presenter = run.root as! ParityPresenter
+            presenter.wrapsWhenAdapted = true
+            presenter.presentSheet(.formSheet)
+            let nav = presenter.presentedViewController
+            #expect(nav?.id == "SheetNav" && presenter.sheet?.parent === nav, "\(placement)")
+            #expect(presenter.sheet?.presentationController.presentationStyle == .fullScreen, "\(placement)")
+            #expect(presenter.sheet?.view.convert(presenter.sheet!.view.bounds, to: nil) == Rect(x: 0, y: 1, width: 40, height: 11), "\(placement)")
+            #expect(run.window.key(.tab) == .handled, "\(placement): Tab into the sheet")
+            #expect(run.window.type("x") == [.handled], "\(placement)")
+            // "close", at (1, 2) in the sheet, which is one row below the bar.
+            run.window.tap(at: Point(x: 3, y: 3))
+            #expect(presenter.presentedViewController == nil && presenter.sheet?.parent == nil, "\(placement): dismissed from the sheet's process")
+            #expect(presenter.view.superview != nil, "\(placement)")
+            logs[placement] = await run.callbacks()
+            await run.stop()
+        }
+        // The same callbacks in every placement but what the sheet's process sees: the
+        // parent that stands for the presenter's process, and no presentation.
+        let seen = ["Sheet.presented true, parent SheetNav", "Sheet.presented false, parent Container", "Sheet.willMove(toParent: Container)", "Sheet.didMove(toParent: Container)"]
+        let inline = logs[.inline] ?? []
+        #expect(inOrder(inline, "Container.wraps for fullScreen", "SheetNav.viewWillAppear", "Sheet.viewWillAppear",
+                        "Sheet.presented true, parent SheetNav", "Sheet.viewDidAppear", "Sheet.size 40×11", "Sheet.s = x",
+                        "SheetNav.viewWillDisappear", "Sheet.viewWillDisappear", "SheetNav.viewDidDisappear", "Sheet.viewDidDisappear",
+                        "Sheet.willMove(toParent: nil)", "Sheet.didMove(toParent: nil)", "Sheet.dismissed"), "\(inline)")
+        for placement in [ChildPlacement.actor, .ownProcess] {
+            let other = logs[placement] ?? []
+            #expect(inOrder(other, "Sheet.willMove(toParent: Container)", "Sheet.didMove(toParent: Container)", "Sheet.presented false, parent Container"),
+                    "\(placement): \(other)")
+            #expect(other.filter { !seen.contains($0) } == inline.filter { !seen.contains($0) }, "\(placement): \(other)")
+        }
+    }
+
     /// The presented controller's process killed while it is presented (LIFECYCLE.md,
     /// "Presented in another process": chosen): the presentation is dismissed at once, the
     /// presenter takes the window's input again, and the restarted process is not presented
