@@ -156,6 +156,7 @@ final class PresentationContainerView: View {
 public struct PresentationRefusal: Error, Equatable, CustomStringConvertible {
     public let message: String
     public var description: String { message }
+    public init(message: String) { self.message = message }
 }
 
 extension ViewController {
@@ -239,6 +240,13 @@ extension ViewController {
         precondition(
             controller.modalPresentationStyle != .none,
             "\(id): presenting \(controller.id) in style .none is not supported (UIKit: .none is only an adaptive delegate's answer).")
+        // In a child's process, with no context defined in this tree: the presentation
+        // covers what it would in one process, so the parent's process makes it. Not yet for
+        // a stand-in (a chain of processes): it is presented here, one level up.
+        if let proxy = layerRoot as? ParentProxy, let presentElsewhere = proxy.presentsInParentProcess, !(controller is RemoteController),
+           controller.modalPresentationStyle.resolved != .overCurrentContext || contextDefiner == nil {
+            return presentFromParentProcess(controller, by: presentElsewhere, animated: animated, completion: completion)
+        }
         let refusal = presentationRefusal(of: controller)
         if let refusal {
             View.diagnostics(refusal.message)

@@ -40,9 +40,59 @@ public enum ProcessChildRequest {
     /// The presented child's presentation ended: its view leaves its window, and what
     /// waited for the dismissal runs.
     public static let presentEnd = "present-end"
-    /// Child → parent: the presented child asks to be dismissed (`dismiss(animated:)` in
-    /// its process); payload `animated` or `now`.
+    /// Child → parent, posted: the presented child — or a controller of a child's tree with
+    /// nothing presented in its process — asks to be dismissed (`dismiss(animated:)` there);
+    /// payload `animated` or `now`.
     public static let dismissRequest = "trellis.presentation.dismiss"
+    /// Parent → child, posted: what a `dismissRequest` asked has been done (or there was
+    /// nothing to dismiss): the completions waiting in the child run.
+    public static let dismissDone = "dismiss-done"
+
+    /// Child → parent, posted: a controller of the child's process, hosted there apart on
+    /// a link of its own, is presented from the child — the parent's process presents its
+    /// stand-in from the child's, so that it covers what it would in one process
+    /// (docs/LIFECYCLE.md, "Presented from a child in another process"). The payload is
+    /// `style transition animated|now WIDTHxHEIGHT presented`: the style, the transition
+    /// style, the animation, the presented controller's `preferredContentSize` and its id.
+    public static let presentFromChild = "trellis.presentation.present-from-child"
+    /// Parent → child: the presentation `presentFromChild` asked for has been made — its
+    /// presented controller appeared — so the presenter's completion runs (payload: its id).
+    public static let presentedFromChild = "presented-from-child"
+
+    /// What a `presentFromChild` request asks; nil if malformed.
+    public static func presentsFromChild(_ payload: [UInt8]) -> PresentFromChild? {
+        let parts = String(decoding: payload, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 5, let style = presentationStyle(Array(parts[0].utf8)),
+              let transition = ModalTransitionStyle(rawValue: parts[1]),
+              let animated = dismissesAnimated(Array(parts[2].utf8)), let presented = ControllerID(parts[4])
+        else { return nil }
+        let size = parts[3].split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+        guard size.count == 2, let w = size[0], let h = size[1], (0...Int(UInt16.max)).contains(w), (0...Int(UInt16.max)).contains(h) else {
+            return nil
+        }
+        return PresentFromChild(style: style, transition: transition, animated: animated, preferred: Size(width: w, height: h), presented: presented)
+    }
+
+    /// What a `presentFromChild` request carries.
+    public struct PresentFromChild: Equatable, Sendable {
+        public var style: ModalPresentationStyle
+        public var transition: ModalTransitionStyle
+        public var animated: Bool
+        public var preferred: Size
+        public var presented: ControllerID
+
+        public init(style: ModalPresentationStyle, transition: ModalTransitionStyle, animated: Bool, preferred: Size, presented: ControllerID) {
+            self.style = style
+            self.transition = transition
+            self.animated = animated
+            self.preferred = preferred
+            self.presented = presented
+        }
+
+        public var payload: [UInt8] {
+            Array("\(style.rawValue) \(transition.rawValue) \(animated ? "animated" : "now") \(preferred.width)x\(preferred.height) \(presented.rawValue)".utf8)
+        }
+    }
 
     /// The style a `present` request carries; nil if malformed (`.none` is no style to
     /// present in).

@@ -255,6 +255,16 @@ public final class RemoteViewport: View, FocusForwarding {
 @MainActor
 public final class ParentProxy: ViewController {
     public let port: RemotePort
+    /// Set by the host: presents a controller of this process, asked from this proxy's
+    /// tree, from the parent's process — where the window that owns the screen it covers
+    /// is (RemotePresentation.swift); answers why not, or nil once asked — `completion`
+    /// runs once that process has presented it.
+    /// The completions of `dismiss` calls this proxy's tree asked the parent's process to
+    /// apply, until it says it has (`ProcessChildRequest.dismissDone`).
+    var afterParentDismissal: [@MainActor () -> Void] = []
+    public var presentsInParentProcess: (
+        @MainActor (_ controller: ViewController, _ animated: Bool, _ completion: (@MainActor () -> Void)?) -> PresentationRefusal?
+    )?
 
     public init(id: ControllerID, port: RemotePort) {
         self.port = port
@@ -283,8 +293,11 @@ public final class ParentProxy: ViewController {
         adoptChild(child)
     }
 
-    /// The reverse of `adopt`, before `didMove(toParent: nil)` is delivered.
+    /// The reverse of `adopt`, before `didMove(toParent: nil)` is delivered. The child's
+    /// callbacks from then on still go to this process's window's log, as a removed tree's
+    /// go to its last window's.
     public func release(_ child: ViewController) {
         releaseChild(child)
+        if child.hostingWindow == nil { child.formerWindow = window }
     }
 }

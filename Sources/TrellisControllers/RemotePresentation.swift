@@ -63,10 +63,19 @@ extension RemoteController {
         }
         // Presented, in a presented tree (a replacement shown in its place holds it), or in a
         // tree whose root stands for a parent further up: UIKit's rule for `dismiss` on it.
-        guard presentedViewController != nil || presentationShowingThisTree != nil || layerRoot is ParentProxy else {
-            return Reply(status: .declined, payload: Array("\(id) is not presented, nor in a presented tree, nor presents anything".utf8))
+        // The child's waiting completions run once it is done (`dismissDone`), posted.
+        let done: @MainActor () -> Void = { [weak self] in
+            guard let self else { return }
+            port.post(.request(Request(name: ProcessChildRequest.dismissDone)), from: parent?.id ?? presentingViewController?.id ?? "-", to: id)
         }
-        dismiss(animated: animated)
+        guard presentedViewController != nil || presentationShowingThisTree != nil || layerRoot is ParentProxy else {
+            // Posted by the child: logged here, where it is decided.
+            let why = "\(id) asked to be dismissed, and is not presented, nor in a presented tree, nor presents anything"
+            window?.route(kind: "presentation", from: id, to: id, outcome: .rejected, reason: why)
+            done()
+            return Reply(status: .declined, payload: Array(why.utf8))
+        }
+        dismiss(animated: animated, completion: done)
         return Reply(status: .ok)
     }
 }
@@ -138,16 +147,19 @@ extension ParentProxy {
 
     /// `dismiss(animated:completion:)` on `controller`, in this proxy's tree, with nothing
     /// presented in this process: the parent's process dismisses what its tree is in or
-    /// presents, if anything; `completion` runs when it has answered (chosen: after an
-    /// animated dismissal has begun, not ended — there is no presentation here to wait on).
+    /// presents, if anything. Posted, not waited for (as `askToDismiss`); `completion` runs
+    /// when that process says it is done (`dismissDone`).
     func askParentToDismiss(for controller: ViewController, animated: Bool, completion: (@MainActor () -> Void)?) {
-        let answer = port.exchange(
+        afterParentDismissal.append(completion ?? {})
+        port.post(
             .request(Request(name: ProcessChildRequest.dismissRequest, payload: Array((animated ? "animated" : "now").utf8))),
             from: controller.id, to: id)
-        if let answer, answer.status == .failed {
-            View.diagnostics("\(controller.id): \(id) did not dismiss (\(String(decoding: answer.payload, as: UTF8.self)))")
-        }
-        completion?()
+    }
+
+    /// The parent's process did what this tree's oldest waiting `dismiss` asked.
+    public func parentDismissalDone() {
+        guard !afterParentDismissal.isEmpty else { return }
+        afterParentDismissal.removeFirst()()
     }
 
     /// `dismiss(animated:completion:)` on the presented controller here: the presenter's
@@ -158,12 +170,45 @@ extension ParentProxy {
             return
         }
         if let completion { record.afterDismissal.append(completion) }
-        let answer = port.exchange(
+        // Posted, not waited for: the presenter's process handles it while it waits on this
+        // one (the key or click that dismissed), and then calls this process — on this link,
+        // and on the link of the child that presented it, which a wait here would not serve.
+        // What it decides, it logs; the completion waits for the presentation's end.
+        port.post(
             .request(Request(name: ProcessChildRequest.dismissRequest, payload: Array((animated ? "animated" : "now").utf8))),
             from: record.presented.id, to: id)
-        guard let answer, answer.status != .ok else { return }
-        // Not dismissed (the presenter's process did not answer, or refused): said, and
-        // the completion waits for the presentation's end, whenever it comes.
-        View.diagnostics("\(record.presented.id): \(id) did not dismiss it (\(answer.status): \(String(decoding: answer.payload, as: UTF8.self)))")
+    }
+}
+
+extension ViewController {
+    /// `present` from a tree whose root stands for a parent in another process: that
+    /// process presents a stand-in for `controller`, which its host here runs apart, as a
+    /// presented controller in another process (docs/LIFECYCLE.md, "Presented from a child
+    /// in another process"). Asked, not waited for: the parent's process may be waiting on
+    /// this one, and presents it at its next turn — before this input's answer when the
+    /// input came from it. `completion` runs once it has been presented there.
+    func presentFromParentProcess(
+        _ controller: ViewController,
+        by presentElsewhere: @MainActor (ViewController, Bool, (@MainActor () -> Void)?) -> PresentationRefusal?,
+        animated: Bool, completion: (@MainActor () -> Void)?
+    ) -> Result<Void, PresentationRefusal> {
+        if let refusal = presentElsewhere(controller, animated, completion) {
+            View.diagnostics(refusal.message)
+            window?.route(kind: "presentation", from: id, to: controller.id, outcome: .rejected, reason: refusal.message)
+            return .failure(refusal)
+        }
+        window?.route(kind: "presentation", from: id, to: controller.id, outcome: .sent, reason: nil,
+                      detail: "asked of the parent's process")
+        return .success(())
+    }
+}
+
+extension ParentProxy {
+    /// Loads `controller`'s view before it is presented from this proxy's tree by the
+    /// parent's process, as `present` loads it in one process; its callbacks meanwhile go to
+    /// this proxy's window's log, where the process's others go.
+    public func loadBeforePresenting(_ controller: ViewController) {
+        if controller.hostingWindow == nil, controller.parent == nil { controller.formerWindow = window }
+        controller.loadViewIfNeeded()
     }
 }

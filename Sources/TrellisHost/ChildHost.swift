@@ -38,6 +38,18 @@ public final class ChildHost {
     private var toldKeyCommands: [KeyCommand.Summary]?
     /// The parent's size transition this host's tree takes part in, until it completes.
     private var sizeTransition: TransitionCoordinator?
+    /// What another link of this process needs: the loop, the log, the options.
+    let loop: IOLoop
+    let log: RoutingLog
+    let options: LinkOptions
+    var compositorOptions: LinkOptions?
+    /// The hosts of controllers presented from this tree by the parent's process, kept to
+    /// be presented again (ChildHost+PresentedFromChild.swift).
+    var presentedHosts: [ControllerID: ChildHost] = [:]
+    /// The completions of those presentations, until the parent says they were made.
+    var afterPresentedFromChild: [ControllerID: [@MainActor () -> Void]] = [:]
+    /// Runs when the presentation this host's controller is shown in ends (`presentEnd`).
+    var onPresentationEnd: (@MainActor () -> Void)?
 
     /// The compositor's controller id on every link.
     public static let compositorID: ControllerID = .compositor
@@ -57,7 +69,8 @@ public final class ChildHost {
             onMessage: line.onMessage, onPeer: line.onPeer(loop: loop))
         let host = ChildHost(
             controller: controller, parent: parent, link: link, line: line, log: log, timeout: options.requestTimeout,
-            placement: "process")
+            placement: "process", loop: loop, options: options)
+        host.compositorOptions = compositorOptions
         if parent == compositorID {
             host.compositorLink = link
         } else if let compositor {
@@ -85,7 +98,8 @@ public final class ChildHost {
             onMessage: line.onMessage, onPeer: line.onPeer(loop: loop))
         let host = ChildHost(
             controller: controller, parent: parent, link: link, line: line, log: log, timeout: options.requestTimeout,
-            placement: "actor")
+            placement: "actor", loop: loop, options: options)
+        host.compositorOptions = compositorOptions
         if let compositor {
             let compositorLine = Switchboard.Line(log: log)
             host.connected(toCompositor: try Link.connectNow(
@@ -98,10 +112,13 @@ public final class ChildHost {
 
     private init(
         controller: ViewController, parent: ControllerID, link: Link, line: Switchboard.Line, log: RoutingLog,
-        timeout: Duration, placement: String
+        timeout: Duration, placement: String, loop: IOLoop, options: LinkOptions
     ) {
         self.controller = controller
         self.placement = placement
+        self.loop = loop
+        self.log = log
+        self.options = options
         self.link = link
         self.line = line
         proxy = ParentProxy(id: parent, port: LinkPort(link: link, line: line, peer: nil, timeout: timeout))
@@ -136,13 +153,12 @@ public final class ChildHost {
         let parent = proxy.id
         if keepingProcessState && parent != Self.compositorID {
             // The process's state goes to the parent's, which keeps it for a restart.
+            // Posted, not waited for: a save made while the parent waits on another link of
+            // this process (a controller presented from this tree, hosted apart) would wait
+            // on a parent that serves only that link meanwhile. The parent logs a refusal.
             StateRestoration.saver = { [weak self] bytes in
                 guard let self else { return }
-                let answer = proxy.port.exchange(
-                    .request(Request(name: StateRestoration.saveRequest, payload: bytes)), from: controller.id, to: parent)
-                if let answer, answer.status != .ok {
-                    View.diagnostics("State restoration: \(parent) did not keep the state: \(String(decoding: answer.payload, as: UTF8.self))")
-                }
+                proxy.port.post(.request(Request(name: StateRestoration.saveRequest, payload: bytes)), from: controller.id, to: parent)
             }
         }
         if parent != Self.compositorID, let focus {
@@ -153,6 +169,14 @@ public final class ChildHost {
                 previous?(old, new)
                 guard let self, new != nil, !followingParentFocus else { return }
                 proxy.port.post(.request(Request(name: ProcessChildRequest.focusTook)), from: controller.id, to: parent)
+            }
+        }
+        // Plain links only: a keyed parent admits each key for one controller id, and the
+        // presented controller's own link has no key of its own (docs/LIFECYCLE.md: not yet).
+        if parent != Self.compositorID, options.curve == nil, compositorOptions?.curve == nil {
+            proxy.presentsInParentProcess = { [weak self] controller, animated, completion in
+                guard let self else { return PresentationRefusal(message: "\(controller.id) is not presented: its host is gone") }
+                return presentFromParentProcess(controller, animated: animated, completion: completion)
             }
         }
         if parent != Self.compositorID {
@@ -326,11 +350,17 @@ public final class ChildHost {
             toldKeyCommands = nil
             window.refreshKeyCommandFooters()
             return nil
+        case .request(let r) where r.name == ProcessChildRequest.dismissDone:
+            proxy.parentDismissalDone()
+            return nil
+        case .request(let r) where r.name == ProcessChildRequest.presentedFromChild:
+            return presentedFromChild(r.payload)
         case .request(let r) where r.name == ProcessChildRequest.dismissing:
             proxy.presentedDismissalBegins()
             return nil
         case .request(let r) where r.name == ProcessChildRequest.presentEnd:
             proxy.endHostedPresentation()
+            onPresentationEnd?()
             return nil
         case .key(let k):
             embedView()

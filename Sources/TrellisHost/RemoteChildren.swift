@@ -19,6 +19,8 @@ public final class RemoteChildren {
     private let timeout: Duration
     /// Children lost and not connected again since, as their events came in turn.
     private var lost: Set<ControllerID> = []
+    /// Controllers presented from a child, asked before their new process connected.
+    private var waitingToBePresented: [ControllerID: () -> Result<Void, PresentationRefusal>] = [:]
 
     private init(link: Link, line: Switchboard.Line, parentID: ControllerID, timeout: Duration) {
         self.link = link
@@ -69,6 +71,9 @@ public final class RemoteChildren {
             proxies[id]?.presentedProcessLost()
         case .connected(let id):
             if lost.remove(id) != nil, let proxy = proxies[id] { proxy.replayState() }
+            if let present = waitingToBePresented.removeValue(forKey: id), case .failure(let refusal) = present() {
+                View.diagnostics("\(id) was not presented once connected: \(refusal.message)")
+            }
         }
     }
 
@@ -99,9 +104,54 @@ public final class RemoteChildren {
         return false
     }
 
+    /// A controller of child `presenter`'s process — hosted there apart, on a link of its
+    /// own — is presented from it: its stand-in here is presented from `presenter`'s, as
+    /// `present` in one process would (docs/LIFECYCLE.md, "Presented from a child in
+    /// another process"); once it has been, the child is told, for its completion.
+    private func presentFromChild(_ presenter: RemoteController, _ payload: [UInt8]) -> Reply {
+        guard let asked = ProcessChildRequest.presentsFromChild(payload) else {
+            return Reply(status: .failed, payload: Array("a \(ProcessChildRequest.presentFromChild)'s payload is: style transition animated|now WIDTHxHEIGHT id".utf8))
+        }
+        let presented = asked.presented, animated = asked.animated
+        let standIn = proxy(for: presented)
+        guard presented != presenter.id, standIn.parent == nil, standIn.presentingViewController == nil else {
+            let why = "\(presented) cannot be presented from \(presenter.id): it is that child, a child, or presented already"
+            View.diagnostics(why)
+            return Reply(status: .declined, payload: Array(why.utf8))
+        }
+        standIn.modalPresentationStyle = asked.style
+        standIn.modalTransitionStyle = asked.transition
+        standIn.preferredContentSize = asked.preferred
+        let present = { [weak presenter] () -> Result<Void, PresentationRefusal> in
+            guard let presenter else { return .failure(PresentationRefusal(message: "the child that presented \(presented) is gone")) }
+            // Waited for, as a completion in one process runs before `present`'s caller goes on.
+            return presenter.present(standIn, animated: animated) { [weak presenter] in
+                guard let presenter else { return }
+                _ = presenter.port.exchange(
+                    .request(Request(name: ProcessChildRequest.presentedFromChild, payload: Array(presented.rawValue.utf8))),
+                    from: presenter.parent?.id ?? "-", to: presenter.id)
+            }
+        }
+        // Its link came after this child's: a controller whose earlier process was lost is
+        // still known lost until its new one says hello — on its own link, which may be
+        // read after this; presented once it has (`peer`), not told a presentation now that
+        // would fail at once.
+        if line.isLost(presented) {
+            waitingToBePresented[presented] = present
+            return Reply(status: .ok)
+        }
+        if case .failure(let refusal) = present() { return Reply(status: .declined, payload: Array(refusal.message.utf8)) }
+        return Reply(status: .ok)
+    }
+
     func deliver(_ envelope: Envelope) -> Reply? {
         if case .request(let r) = envelope.message, r.name == StateRestoration.saveRequest {
-            return keepState(r.payload, of: envelope.source)
+            // Posted by the child: a refusal is said here.
+            let answer = keepState(r.payload, of: envelope.source)
+            if answer.status != .ok {
+                View.diagnostics("State restoration: \(parentID) did not keep \(envelope.source)'s state: \(String(decoding: answer.payload, as: UTF8.self))")
+            }
+            return answer
         }
         // A presented child's requests go to the controller its presentation covers.
         guard let proxy = proxies[envelope.source], let parent = proxy.parent ?? proxy.presentingViewController else {
@@ -119,6 +169,8 @@ public final class RemoteChildren {
             return Reply(status: .ok)
         case .request(let r) where r.name == ProcessChildRequest.dismissRequest:
             return proxy.dismissAsked(r.payload)
+        case .request(let r) where r.name == ProcessChildRequest.presentFromChild:
+            return presentFromChild(proxy, r.payload)
         case .request:
             return parent.handleMessage(envelope.message, from: proxy)
         default:

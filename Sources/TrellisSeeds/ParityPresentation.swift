@@ -132,3 +132,34 @@ public final class ParityPresented: ViewController {
         super.viewWillTransition(to: size, with: coordinator)
     }
 }
+
+/// A child that presents (issue 23, docs/LIFECYCLE.md "Presented from a child in another
+/// process"): its buttons "full", "sheet" and "over" present a `ParityPresented` ("Modal",
+/// 20×6 when a sheet) made in its own process, full screen, as a form sheet, or over the
+/// current context — which covers what it would in one process wherever the child runs.
+@MainActor
+public final class ParityChildPresenter: ViewController {
+    public private(set) var modal: ParityPresented?
+
+    public override func viewDidLoad() {
+        super.viewDidLoad()
+        view.backgroundColor = .indexed(4)
+        for (row, (title, style)) in [("full", ModalPresentationStyle.fullScreen), ("sheet", .formSheet), ("over", .overCurrentContext)].enumerated() {
+            let button = Button(title: title)
+            button.identifier = title
+            button.frame = Rect(x: 1, y: row, width: 7, height: 1)
+            button.addAction { [unowned self] _ in presentModal(style) }
+            view.addSubview(button)
+        }
+    }
+
+    /// Presents "Modal" in `style`; made once, presented again after.
+    public func presentModal(_ style: ModalPresentationStyle) {
+        let m = modal ?? ParityPresented(id: "Modal")
+        modal = m
+        m.modalPresentationStyle = style
+        m.preferredContentSize = Size(width: 20, height: 6)
+        let result = present(m, animated: false) { [unowned self] in logCallback("presented") }
+        if case .failure(let refusal) = result { logCallback("refused: \(refusal.message)") }
+    }
+}

@@ -26,6 +26,7 @@ public enum SeedControllers {
         registry.register("ParityList") { id in ParityList(id: id) }
         registry.register("ParityPresenter") { [unowned registry] id in ParityPresenter(registry: registry, id: id ?? "Container") }
         registry.register("ParityPresented") { id in ParityPresented(id: id) }
+        registry.register("ParityChildPresenter") { id in ParityChildPresenter(id: id) }
 
         // The benchmarks' trees (BenchControllers.swift): root → middle → leaf for latency,
         // the same with a text field for keys, a grid of tiles for scale.
