@@ -27,6 +27,9 @@ public enum SeedControllers {
         registry.register("ParityPresenter") { [unowned registry] id in ParityPresenter(registry: registry, id: id ?? "Container") }
         registry.register("ParityPresented") { id in ParityPresented(id: id) }
         registry.register("ParityChildPresenter") { id in ParityChildPresenter(id: id) }
+        registry.register("ParityPresentingContainer") { [unowned registry] id in
+            ParityContainer(registry: registry, id: id ?? "Container", childClass: "ParityChildPresenter")
+        }
 
         // The benchmarks' trees (BenchControllers.swift): root → middle → leaf for latency,
         // the same with a text field for keys, a grid of tiles for scale.

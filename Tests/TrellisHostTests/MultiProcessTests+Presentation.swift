@@ -52,4 +52,47 @@ extension MultiProcessTests {
         }
         await s.stop()
     }
+
+    /// Issue 23, "Presented from a child in another process", end to end: the child's
+    /// process presents a controller of its own, and the compositor shows it where one
+    /// process would — a sheet centred on the terminal, above the container and the child
+    /// that show around it; full screen, the whole terminal — drawn by the child's process;
+    /// its "close", a tap on that surface, dismisses it from there.
+    @Test(.timeLimit(.minutes(1)))
+    func aControllerPresentedFromAChildIsComposedOverTheWholeScreen() async throws {
+        let s = try Session()
+        do {
+            try s.launch("trellis-compositor", ["--root", "Container", "--headless", "--size", "80x24"])
+            try s.launch("trellis-app", [
+                "--host", "Child", "--class", "ParityChildPresenter", "--parent", "Container", "--endpoint", try s.endpoint("Container"),
+            ])
+            try s.launch("trellis-app", [
+                "--host", "Container", "--class", "ParityPresentingContainer", "--parent", "compositor",
+                "--endpoint", try s.endpoint("compositor"), "--remote-child", "ParityChildPresenter",
+            ])
+            try await s.connect()
+            var screen = try await s.waitForScreen { $0.contains("sheet") && $0.contains("full") }
+            #expect(try await Self.tap("sheet", in: s))
+            // 80 columns: regular, so the 20×6 sheet is centred on the terminal at (30, 9),
+            // not on the child's viewport (1, 1, 78×22); its "close" at (1, 2) in it.
+            screen = try await s.waitForScreen { $0.contains("close") }
+            let close = Self.point(of: "close", in: screen)
+            #expect(close?.y == 11 && (31...37).contains(close?.x ?? 0), "\(screen)")
+            #expect(screen.contains("full") && screen.contains("over"), "the child shows around the sheet: \(screen)")
+            #expect(try await Self.tap("close", in: s))
+            screen = try await s.waitForScreen { !$0.contains("close") && $0.contains("sheet") }
+            #expect(try await Self.tap("full", in: s))
+            // Full screen: the child's process draws the whole terminal; the child is gone.
+            screen = try await s.waitForScreen { $0.contains("close") && !$0.contains("sheet") }
+            let full = Self.point(of: "close", in: screen)
+            #expect(full?.y == 2 && (1...7).contains(full?.x ?? 0), "at (1, 2) of the terminal, the button's cells 1 to 7: \(screen)")
+            #expect(try await Self.tap("close", in: s))
+            screen = try await s.waitForScreen { !$0.contains("close") && $0.contains("sheet") }
+            #expect(screen.contains("full"), "\(screen)")
+        } catch {
+            await s.stop()
+            throw error
+        }
+        await s.stop()
+    }
 }
