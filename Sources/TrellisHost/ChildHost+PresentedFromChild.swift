@@ -22,28 +22,121 @@ extension ChildHost {
     /// presentation), as one process would within that input. `completion` runs when the
     /// parent says it has been presented (`presentedFromChild`), which it waits for.
     func presentFromParentProcess(_ presented: ViewController, animated: Bool, completion: (@MainActor () -> Void)?) -> PresentationRefusal? {
-        if presentedHosts[presented.id] == nil {
-            do {
-                presentedHosts[presented.id] = try ChildHost.startActor(
-                    controller: presented, parent: proxy.id, endpoint: link.endpoint, compositor: compositorLink?.endpoint,
-                    loop: loop, log: log, options: options, compositorOptions: compositorOptions)
-            } catch {
-                return PresentationRefusal(message: "\(presented.id) is not presented: no link to \(proxy.id)'s process (\(error))")
-            }
+        let id = presented.id
+        guard !presentedBeingVouched.contains(id) else {
+            return PresentationRefusal(message: "\(id) is not presented: it is being presented already")
         }
-        if let completion { afterPresentedFromChild[presented.id, default: []].append(completion) }
+        if let completion { afterPresentedFromChild[id, default: []].append(completion) }
         // The view focused here gets focus back when the presentation ends, as in one
         // process (the parent's process gives it back to this tree's viewport).
         weak let focused = window.focusedView
-        presentedHosts[presented.id]?.onPresentationEnd = { if let focused, focused.focusSystem != nil { _ = focused.becomeFirstResponder() } }
         // Loaded now, as `present` loads it in one process: what it says of its size (an
         // alert sizes itself to its content there) goes with the request.
         proxy.loadBeforePresenting(presented)
         let asked = ProcessChildRequest.PresentFromChild(
             style: presented.modalPresentationStyle.resolved, transition: presented.modalTransitionStyle, animated: animated,
-            preferred: presented.preferredContentSize, presented: presented.id)
-        proxy.port.post(.request(Request(name: ProcessChildRequest.presentFromChild, payload: asked.payload)), from: controller.id, to: proxy.id)
+            preferred: presented.preferredContentSize, presented: id)
+        let ask = { [weak self] (host: ChildHost) in
+            guard let self else { return }
+            host.onPresentationEnd = { if let focused, focused.focusSystem != nil { _ = focused.becomeFirstResponder() } }
+            proxy.port.post(.request(Request(name: ProcessChildRequest.presentFromChild, payload: asked.payload)), from: controller.id, to: proxy.id)
+        }
+        if let host = presentedHosts[id] {
+            ask(host)
+            return nil
+        }
+        switch standInKeys {
+        case nil:
+            afterPresentedFromChild[id] = nil
+            return PresentationRefusal(message: "\(id) is not presented: this host's links are keyed for one end only")
+        case .plain?:
+            do {
+                presentedHosts[id] = try hostApart(presented, options: options, compositorOptions: compositorOptions)
+            } catch {
+                afterPresentedFromChild[id] = nil
+                return PresentationRefusal(message: "\(id) is not presented: no link to \(proxy.id)'s process (\(error))")
+            }
+            ask(presentedHosts[id]!)
+        case .keyed(let parentKey, let compositorKey)?:
+            // Keys are issued before any process starts, one per id: this one has none. Its
+            // pair is made here, and vouched for over this host's own links, whose keys
+            // were issued (docs/PROTOCOL.md §1, "Vouched keys"); it connects once both ends
+            // admit it — a handshake refused before would not be tried again.
+            let pair: CurveKeyPair
+            do { pair = try CurveKeyPair.generate() } catch {
+                afterPresentedFromChild[id] = nil
+                return PresentationRefusal(message: "\(id) is not presented: no key pair (\(error))")
+            }
+            var parentOptions = options, ownCompositorOptions = compositorOptions ?? options
+            parentOptions.curve = .client(pair, serverKey: parentKey)
+            ownCompositorOptions.curve = compositorKey.map { .client(pair, serverKey: $0) }
+            presentedBeingVouched.insert(id)
+            vouch(for: pair.publicKey, as: id, at: [link] + [compositorLink].compactMap { $0 }.filter { $0 !== link }[...]) { [weak self] why in
+                guard let self else { return }
+                presentedBeingVouched.remove(id)
+                do {
+                    if let why { throw PresentationRefusal(message: why) }
+                    presentedHosts[id] = try hostApart(presented, options: parentOptions, compositorOptions: ownCompositorOptions)
+                    ask(presentedHosts[id]!)
+                } catch {
+                    afterPresentedFromChild[id] = nil
+                    View.diagnostics("\(id) was not presented from \(controller.id): \(error)")
+                }
+            }
+        }
         return nil
+    }
+
+    /// How a controller presented from here is keyed: as this host's links are — plain,
+    /// or keyed at both ends (nil: one only, which no session makes).
+    enum StandInKeys {
+        case plain
+        case keyed(parent: String, compositor: String?)
+    }
+
+    var standInKeys: StandInKeys? {
+        switch (options.curve, compositorOptions?.curve) {
+        case (nil, nil): .plain
+        case (.client(_, let parent)?, .client(_, let compositor)?): .keyed(parent: parent, compositor: compositor)
+        case (.client(_, let parent)?, nil) where compositorLink == nil: .keyed(parent: parent, compositor: nil)
+        default: nil
+        }
+    }
+
+    /// `presented` on links of its own to the parent and the compositor, as an actor child.
+    private func hostApart(_ presented: ViewController, options: LinkOptions, compositorOptions: LinkOptions?) throws(LinkError) -> ChildHost {
+        try ChildHost.startActor(
+            controller: presented, parent: proxy.id, endpoint: link.endpoint, compositor: compositorLink?.endpoint,
+            loop: loop, log: log, options: options, compositorOptions: compositorOptions)
+    }
+
+    private nonisolated static func peer(of link: Link) -> String {
+        if case .child(let parent) = link.role { "\(parent)" } else { "the parent end" }
+    }
+
+    /// Vouches for `key` as `id` at each of `links`' other ends in turn; `then` gets nil
+    /// once all have admitted it, or the first refusal.
+    private func vouch(
+        for key: String, as id: ControllerID, at links: ArraySlice<Link>, then: @escaping @MainActor @Sendable (String?) -> Void
+    ) {
+        guard let next = links.first else { return then(nil) }
+        let payload = Link.vouchPayload(key, as: id), loop = self.loop, trace = Switchboard.shared.trace
+        next.now { l in
+            l.request(.request(Request(name: Link.vouchRequest, payload: payload)), trace: trace) { answer in
+                let why: String? = switch answer {
+                case .success(let e):
+                    if case .reply(let r) = e.message, r.status == .ok { nil } else if case .reply(let r) = e.message {
+                        "\(Self.peer(of: l)) refused its key: \(String(decoding: r.payload, as: UTF8.self))"
+                    } else { "its key was answered \(e.kind.name)" }
+                case .failure(let error): "its key was not admitted: \(error)"
+                }
+                loop.onMainActor { [weak self] in
+                    guard let self else { return }
+                    if let why { return then(why) }
+                    vouch(for: key, as: id, at: links.dropFirst(), then: then)
+                }
+            }
+        }
     }
 
     /// The parent presented `id` (`presentedFromChild`): the presenter's completions run.

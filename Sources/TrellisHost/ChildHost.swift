@@ -48,6 +48,8 @@ public final class ChildHost {
     var presentedHosts: [ControllerID: ChildHost] = [:]
     /// The completions of those presentations, until the parent says they were made.
     var afterPresentedFromChild: [ControllerID: [@MainActor () -> Void]] = [:]
+    /// Controllers presented from here whose keys are being vouched for, not yet hosted.
+    var presentedBeingVouched: Set<ControllerID> = []
     /// Runs when the presentation this host's controller is shown in ends (`presentEnd`).
     var onPresentationEnd: (@MainActor () -> Void)?
 
@@ -171,9 +173,8 @@ public final class ChildHost {
                 proxy.port.post(.request(Request(name: ProcessChildRequest.focusTook)), from: controller.id, to: parent)
             }
         }
-        // Plain links only: a keyed parent admits each key for one controller id, and the
-        // presented controller's own link has no key of its own (docs/LIFECYCLE.md: not yet).
-        if parent != Self.compositorID, options.curve == nil, compositorOptions?.curve == nil {
+        // Keyed or plain at both ends: a presented controller's links are keyed as these are.
+        if parent != Self.compositorID, standInKeys != nil {
             proxy.presentsInParentProcess = { [weak self] controller, animated, completion in
                 guard let self else { return PresentationRefusal(message: "\(controller.id) is not presented: its host is gone") }
                 return presentFromParentProcess(controller, animated: animated, completion: completion)

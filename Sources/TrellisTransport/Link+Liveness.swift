@@ -70,6 +70,7 @@ extension Link {
                     via: via, reason: why))
         }
         failRequests(to: peer, why)
+        forgetVouched(by: peer)
         onPeer(.lost(peer))
     }
 

@@ -119,6 +119,7 @@ extension Link {
                 let why = "restarted (pid \(old) → \(hello.pid))"
                 logEvent("peer \(e.source) \(why)", peer: e.source)
                 failRequests(to: e.source, why)
+                forgetVouched(by: e.source)
                 onPeer(.lost(e.source))
                 onPeer(.connected(e.source))
             }
@@ -135,6 +136,11 @@ extension Link {
                 return
             }
             record(e, outcome: .delivered, bytes: bytes, via: via)
+            // A key vouched for is this end's own business: what it admits is its own.
+            if role == .parent, case .request(let r) = e.message, r.name == Self.vouchRequest {
+                reply(to: e, vouch(r.payload, by: e.source))
+                return
+            }
             if onMessage(e, self) == .handled && e.kind != .request { acknowledge(e) }
         }
     }

@@ -50,7 +50,10 @@ public actor Link {
     var handshakes = HandshakeReport()
     /// Parent end with CURVE keys: the ZAP domain its children's keys are admitted under.
     @exclusivity(unchecked) var zapDomain: String?
-    private let context: ZMQContext
+    let context: ZMQContext
+    /// Parent end with CURVE keys: the keys connected children vouched for, by the id
+    /// each is admitted as (`Link+Vouching.swift`).
+    var vouched: [ControllerID: VouchedKey] = [:]
     private var sourceID: Int?
     var heartbeatTimer: UInt64?
     @exclusivity(unchecked) var closed = false
@@ -203,7 +206,13 @@ public actor Link {
                     // Admitted before the bind: libzmq lets every CURVE client in while
                     // no ZAP handler listens.
                     let domain = ZAPHandler.newDomain()
-                    try ZAPHandler.admit(children, domain: domain, context: context)
+                    // A refused handshake reaches no link: said here, or no one would know.
+                    let at = id.rawValue, via = endpoint.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "?"
+                    try ZAPHandler.admit(children, domain: domain, context: context) { key in
+                        log.record(RoutingRecord(
+                            host: log.host, at: at, source: "-", target: at, kind: "link", outcome: .rejected, via: via,
+                            reason: "handshake refused: the key \(key) was neither issued nor vouched for here"))
+                    }
                     zapDomain = domain
                     try s.set(ZMQ_CURVE_SERVER, Int32(1))
                     try s.set(ZMQ_CURVE_SECRETKEY, bytes: Array(keys.secretKey.utf8))

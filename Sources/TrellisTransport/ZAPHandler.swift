@@ -19,8 +19,10 @@ import TrellisWire
 /// owns a link waits. It runs while a domain is registered.
 final class ZAPHandler: Sendable {
     private let context: ZMQContext
-    /// Domain → 32-byte public key → the id it was issued for.
+    /// Domain → 32-byte public key → the id it was issued (or vouched) for.
     private let domains = Mutex<[String: [[UInt8]: ControllerID]]>([:])
+    /// Domain → what is told of a key refused there (the Z85 key), on this handler's thread.
+    private let refusals = Mutex<[String: @Sendable (String) -> Void]>([:])
     private let stopping = Atomic<Bool>(false)
     private let stopped = DispatchSemaphore(value: 0)
     private let startFailure = Mutex<ZMQError?>(nil)
@@ -37,7 +39,9 @@ final class ZAPHandler: Sendable {
     /// Admits `keys` (Z85 public key → id) for `domain`; the handler is listening when
     /// this returns, so no handshake on a socket bound afterwards goes unchecked (without
     /// a handler, libzmq lets every CURVE client in).
-    static func admit(_ keys: [String: ControllerID], domain: String, context: ZMQContext) throws(ZMQError) {
+    static func admit(
+        _ keys: [String: ControllerID], domain: String, context: ZMQContext, refused: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(ZMQError) {
         var table: [[UInt8]: ControllerID] = [:]
         for (z85, id) in keys {
             guard let key = CurveKeyPair.binary(z85) else { throw ZMQError("not a Z85 CURVE public key for \(id)", errno: EINVAL) }
@@ -46,10 +50,12 @@ final class ZAPHandler: Sendable {
         let result = handlers.withLock { all -> Result<Void, ZMQError> in
             if let h = all[ObjectIdentifier(context)] {
                 h.domains.withLock { $0[domain] = table }
+                h.refusals.withLock { $0[domain] = refused }
                 return .success(())
             }
             let h = ZAPHandler(context: context)
             h.domains.withLock { $0[domain] = table }
+            h.refusals.withLock { $0[domain] = refused }
             do throws(ZMQError) { try h.start() } catch { return .failure(error) }
             all[ObjectIdentifier(context)] = h
             return .success(())
@@ -57,10 +63,22 @@ final class ZAPHandler: Sendable {
         try result.get()
     }
 
+    /// Admits one more key for `domain` (a key a connected child vouched for, `Link.admitVouched`),
+    /// or forgets one (`id` nil). The domain must be registered: its link is bound.
+    static func set(_ key: [UInt8], to id: ControllerID?, domain: String, context: ZMQContext) {
+        handlers.withLock { all in
+            all[ObjectIdentifier(context)]?.domains.withLock { domains in
+                guard domains[domain] != nil else { return }
+                domains[domain]?[key] = id
+            }
+        }
+    }
+
     /// Forgets `domain`; the last one stops the handler and closes its socket.
     static func forget(domain: String, context: ZMQContext) {
         let ending = handlers.withLock { all -> ZAPHandler? in
             guard let h = all[ObjectIdentifier(context)] else { return nil }
+            h.refusals.withLock { _ = $0.removeValue(forKey: domain) }
             let empty = h.domains.withLock { $0.removeValue(forKey: domain); return $0.isEmpty }
             guard empty else { return nil }
             all.removeValue(forKey: ObjectIdentifier(context))
@@ -116,7 +134,13 @@ final class ZAPHandler: Sendable {
         guard Array(f[5]) == Array("CURVE".utf8) else { return reply("400", "only CURVE clients are admitted") }
         let domain = String(decoding: f[2], as: UTF8.self)
         let key = Array(f[6])
-        guard let id = domains.withLock({ $0[domain]?[key] }) else { return reply("400", "key not issued for this endpoint") }
+        guard let id = domains.withLock({ $0[domain]?[key] }) else {
+            if let tell = refusals.withLock({ $0[domain] }) {
+                var z85 = [CChar](repeating: 0, count: 41)
+                tell(key.count == 32 && zmq_z85_encode(&z85, key, 32) != nil ? String(decoding: z85.prefix(40).map { UInt8(bitPattern: $0) }, as: UTF8.self) : "(not a CURVE key)")
+            }
+            return reply("400", "key not issued for this endpoint")
+        }
         return reply("200", "OK", user: id.rawValue)
     }
 }

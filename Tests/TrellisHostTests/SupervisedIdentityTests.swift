@@ -60,5 +60,39 @@ extension MultiProcessTests {
             _ = try s.cli("down")
             #expect(try s.waitForUpToExit() == 0)
         }
+
+        /// Issue 23, "Presented from a child in another process", in a keyed session: the
+        /// demo's alert, presented by Seed000's process, has no key the supervisor issued.
+        /// Seed000 vouches for the key its process made for it, to Demo and to the
+        /// compositor (docs/PROTOCOL.md §1, "Vouched keys"), and the alert covers the whole
+        /// window, as in one process: centred on the 80×24 terminal, not on Seed000's 80×22
+        /// tab, presented in Demo's process, and the tab bar beneath takes no tap.
+        @Test func theDemosAlertCoversTheWholeWindowWithTheKeyItsChildVouchedFor() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            try s.up("deploy/scenes/demo.yaml")
+            #expect(try s.cli("wait", "--text", "000 circle", "--timeout", "20").status == 0)
+            #expect(try s.cli("tap", "--text", "Alert…").status == 0)
+            #expect(try s.cli("wait", "--text", "Reset the count?", "--timeout", "10").status == 0)
+            let screen = try s.cli("screen").output
+            let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(rows.firstIndex { $0.contains("Reset the count?") } == 10, "its 6 rows from (24 - 6) / 2 = 9: \(screen)")
+            let tree = try s.cli("tree").output
+            let alert = tree.split(separator: "\n").first { $0.contains("ResetAlert") }.map(String.init) ?? ""
+            #expect(alert.hasPrefix("  ResetAlert ") && alert.contains("15,9 49×6") && alert.contains("presented"), "\(tree)")
+            let seed000 = try #require(try s.state().members.first { $0.id == "Seed000" })
+            #expect(alert.contains("actor pid \(seed000.pid)"), "drawn by Seed000's process: \(tree)")
+            let admitted = try s.cli("logs", "--kind", "link").output
+            for end in ["Demo", "compositor"] {
+                #expect(admitted.split(separator: "\n").contains {
+                    $0.contains("Seed000 → \(end) ") && $0.contains("admitted a key for ResetAlert, vouched for by Seed000")
+                }, "\(end): \(admitted)")
+            }
+            #expect(try s.cli("tap", "--text", "001 embed").status != 0, "the alert is modal over the tab bar too")
+            #expect(try s.cli("tap", "--text", "Cancel").status == 0)
+            #expect(try s.cli("wait", "--text", "Alert: cancelled", "--timeout", "10").status == 0)
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
     }
 }
