@@ -99,6 +99,28 @@ extension MultiProcessTests {
             await s.stop()
         }
 
+        /// What this file's servers rely on when a test process dies before `shutdown`: the
+        /// watchdog kills a server once its owner is gone (here a short `sleep` stands in
+        /// for the test process), hanging up what runs in its pane.
+        @Test(.timeLimit(.minutes(1)))
+        func aServerOutlivesItsOwnerByAtMostItsWatchdogsPoll() async throws {
+            let owner = Process()
+            owner.executableURL = URL(fileURLWithPath: "/bin/sleep")
+            owner.arguments = ["1"]
+            try owner.run()
+            let tmux = TmuxServer(owner: owner.processIdentifier)
+            defer { tmux.shutdown() }
+            try tmux.run(["new-session", "-d", "-s", "trellis", "-x", "20", "-y", "5", "sleep 60"])
+            #expect((try? tmux.run(["has-session", "-t", "trellis"])) != nil)
+            owner.waitUntilExit()
+            var alive = true
+            for _ in 0..<100 where alive {
+                try await Task.sleep(for: .milliseconds(100))
+                alive = (try? tmux.run(["list-sessions"]))?.contains("trellis") == true
+            }
+            #expect(!alive, "the server outlived its owner by 10 s")
+        }
+
         @Test(.timeLimit(.minutes(1)))
         func theCompositorOwnsATerminalAndGivesItBack() async throws {
             let s = try MultiProcessTests.Session()
@@ -154,6 +176,15 @@ final class TmuxServer {
         .first { FileManager.default.isExecutableFile(atPath: $0) }
     let socket = "trellis-test-\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
 
+    /// A test process that dies — a crash, a time limit — skips `shutdown`, and its server
+    /// with the tree running in its pane would outlive it (one did, for an hour and more,
+    /// under every benchmark run after it). A watchdog in a session of its own kills the
+    /// server once `owner` is gone; the pane's `trellis up` takes the hang-up as a stop.
+    init(owner: pid_t = getpid()) {
+        let script = "while kill -0 \(owner) 2>/dev/null; do sleep 1; done; exec '\(Self.path ?? "tmux")' -L '\(socket)' kill-server"
+        _ = try? Self.spawn(["/bin/sh", "-c", script], stdout: nil, newSession: true)
+    }
+
     /// Runs tmux with `arguments` on this server; gives up (and kills it) after `timeout`.
     ///
     /// Spawned directly, with every signal unblocked and at its default: a test runs on a
@@ -164,30 +195,11 @@ final class TmuxServer {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw TmuxError("pipe failed") }
         defer { close(fds[0]) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([Self.path!, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
-        defer { for a in argv { free(a) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, Self.path!, &actions, &attributes, argv, environ)
-        close(fds[1])
-        guard spawned == 0 else { throw TmuxError("cannot start tmux: \(String(cString: strerror(spawned)))") }
+        let pid: pid_t
+        do {
+            defer { close(fds[1]) }
+            pid = try Self.spawn([Self.path!, "-L", socket, "-f", "/dev/null"] + arguments, stdout: fds)
+        }
         // Read until the client exits (the server it may start closes its copy of the pipe).
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -214,6 +226,49 @@ final class TmuxServer {
             output += buffer[..<n]
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Starts `argv` with every signal unblocked and at its default, standard input and
+    /// error on /dev/null, standard output the write end of `stdout` (or /dev/null);
+    /// `newSession`: in a session of its own, out of reach of a signal to this process's
+    /// group.
+    #if os(Linux)
+    /// glibc's POSIX_SPAWN_SETSID (2.26 and later), which its header shows only to C
+    /// compiled with _GNU_SOURCE.
+    private static let setsid: Int32 = 0x80
+    #else
+    private static let setsid = POSIX_SPAWN_SETSID
+    #endif
+
+    private static func spawn(_ argv: [String], stdout: [Int32]?, newSession: Bool = false) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let stdout {
+            posix_spawn_file_actions_adddup2(&actions, stdout[1], 1)
+            posix_spawn_file_actions_addclose(&actions, stdout[0])
+            posix_spawn_file_actions_addclose(&actions, stdout[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newSession ? Self.setsid : 0)))
+        let cargv = argv.map { strdup($0) } + [nil]
+        defer { for a in cargv { free(a) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cargv, environ)
+        guard spawned == 0 else { throw TmuxError("cannot start \(argv[0]): \(String(cString: strerror(spawned)))") }
+        return pid
     }
 
     /// The pane as text, each row without trailing blanks, trailing empty rows dropped.
