@@ -53,6 +53,12 @@ struct PresentationState {
     weak var presentedBy: Presentation?
     var isBeingPresented = false
     var isBeingDismissed = false
+    /// In a child's process, on its tree's root (the `ParentProxy`): what the parent's
+    /// process presents from this tree — a controller of this process, hosted apart. Not
+    /// `presenting`: this window does not show it, nor route input to it.
+    var presentedViaParentProcess: ViewController?
+    /// On that controller: the `ParentProxy` of the tree it is presented from.
+    weak var presentingViaParentProcess: ViewController?
 }
 
 /// One modal presentation in a window: the controller shown, the controller whose content
@@ -183,7 +189,20 @@ extension ViewController {
 
     /// What this controller, or its nearest ancestor that presents, presents (UIKit's
     /// documented answer).
+    /// In a child's process, what the parent's process presents from this tree is that.
     public var presentedViewController: ViewController? {
+        var c: ViewController? = self
+        while let current = c {
+            if let p = current.presentationState.presenting { return p.presented }
+            if let p = current.presentationState.presentedViaParentProcess { return p }
+            c = current.parent
+        }
+        return nil
+    }
+
+    /// `presentedViewController` as this window shows it: what the parent's process
+    /// presents from this tree is not dismissed here (its `dismiss` asks that process).
+    var presentedInThisWindow: ViewController? {
         var c: ViewController? = self
         while let current = c {
             if let p = current.presentationState.presenting { return p.presented }
@@ -193,9 +212,13 @@ extension ViewController {
     }
 
     /// The controller that presented this one, or the nearest ancestor that was presented
-    /// (UIKit's documented answer): the controller the presentation covers.
+    /// (UIKit's documented answer): the controller the presentation covers. For one
+    /// presented from a child's tree by the parent's process, that tree's `ParentProxy`,
+    /// which stands for it here.
     public var presentingViewController: ViewController? {
-        presentationShowingThisTree?.context
+        var c: ViewController = self
+        while let p = c.parent { c = p }
+        return c.presentationState.presentingViaParentProcess ?? c.presentationState.presentedBy?.context
     }
 
     /// True while this controller is being presented: from its `viewWillAppear` through its
@@ -341,17 +364,17 @@ extension ViewController {
     /// for that move to end (logged).
     public func dismiss(animated: Bool, completion: (@MainActor () -> Void)? = nil) {
         // Presented by a controller in another process: that one dismisses it.
-        if presentedViewController == nil, let record = presentationShowingThisTree, record.forAnotherProcess,
+        if presentedInThisWindow == nil, let record = presentationShowingThisTree, record.forAnotherProcess,
            let proxy = record.context as? ParentProxy {
             return proxy.askToDismiss(animated: animated, completion: completion)
         }
         // Nothing presented in this process over or from this tree, whose root stands for a
         // parent in another: UIKit's rule is for that process to apply, where the tree may be
         // inside a presentation (RemotePresentation.swift).
-        if presentedViewController == nil, presentationShowingThisTree == nil, let proxy = layerRoot as? ParentProxy {
+        if presentedInThisWindow == nil, presentationShowingThisTree == nil, let proxy = layerRoot as? ParentProxy {
             return proxy.askParentToDismiss(for: self, animated: animated, completion: completion)
         }
-        guard let record = presentedViewController?.presentationState.presentedBy ?? presentationShowingThisTree,
+        guard let record = presentedInThisWindow?.presentationState.presentedBy ?? presentationShowingThisTree,
               let window = record.presented.window, let windowRoot = window.rootView as? WindowRootView,
               let index = windowRoot.presentations.firstIndex(where: { $0 === record })
         else {
@@ -612,4 +635,25 @@ extension Window {
             p.presented.pendingCoordinator = nil
         }
     }
+}
+
+extension ParentProxy {
+    /// The parent's process is asked to present `controller` from this proxy's tree
+    /// (docs/LIFECYCLE.md, "Presented from a child in another process"): from now until
+    /// `presentationFromThisTreeEnded`, this tree's `presentedViewController` and its
+    /// `presentingViewController` answer as UIKit's would in one process.
+    public func presentationFromThisTreeBegins(_ controller: ViewController) {
+        presentationState.presentedViaParentProcess = controller
+        controller.presentationState.presentingViaParentProcess = self
+    }
+
+    /// That presentation ended, was refused, or the parent's process was lost.
+    public func presentationFromThisTreeEnded(_ controller: ViewController) {
+        guard presentationState.presentedViaParentProcess === controller else { return }
+        presentationState.presentedViaParentProcess = nil
+        controller.presentationState.presentingViaParentProcess = nil
+    }
+
+    /// What the parent's process presents from this tree, if anything.
+    public var presentedFromThisTree: ViewController? { presentationState.presentedViaParentProcess }
 }

@@ -26,7 +26,14 @@ extension ChildHost {
         guard !presentedBeingVouched.contains(id) else {
             return PresentationRefusal(message: "\(id) is not presented: it is being presented already")
         }
+        // UIKit's warning, as `present` in one process gives it: this tree presents already.
+        if let current = proxy.presentedFromThisTree {
+            return PresentationRefusal(message: "Attempt to present \(id) on \(controller.id), which is already presenting \(current.id) (UIKit's warning); nothing is presented. Present from \(current.id), or dismiss it first.")
+        }
         if let completion { afterPresentedFromChild[id, default: []].append(completion) }
+        // The relation is set now, as `present` sets it in one process, and ended with the
+        // presentation, a refusal or the parent's loss (`presentationFromChildEnded`).
+        proxy.presentationFromThisTreeBegins(presented)
         // The view focused here gets focus back when the presentation ends, as in one
         // process (the parent's process gives it back to this tree's viewport).
         weak let focused = window.focusedView
@@ -38,8 +45,26 @@ extension ChildHost {
             preferred: presented.preferredContentSize, presented: id)
         let ask = { [weak self] (host: ChildHost) in
             guard let self else { return }
-            host.onPresentationEnd = { if let focused, focused.focusSystem != nil { _ = focused.becomeFirstResponder() } }
-            proxy.port.post(.request(Request(name: ProcessChildRequest.presentFromChild, payload: asked.payload)), from: controller.id, to: proxy.id)
+            host.onPresentationEnd = { [weak self] in
+                self?.presentationFromChildEnded(id)
+                if let focused, focused.focusSystem != nil { _ = focused.becomeFirstResponder() }
+            }
+            // Posted, as `proxy.port.post` does, with its answer heard: a parent that
+            // declines (it presents already, the stand-in is presented) presents nothing.
+            let loop = self.loop, trace = Switchboard.shared.trace
+            link.now { l in
+                l.request(.request(Request(name: ProcessChildRequest.presentFromChild, payload: asked.payload)), trace: trace) { answer in
+                    // No answer (a slow or lost parent) is not a refusal: its loss ends it.
+                    guard case .success(let e) = answer, case .reply(let r) = e.message, r.status != .ok else { return }
+                    let why = String(decoding: r.payload, as: UTF8.self)
+                    loop.onMainActor { [weak self] in
+                        guard let self else { return }
+                        View.diagnostics("\(id) was not presented from \(controller.id): \(why)")
+                        afterPresentedFromChild[id] = nil
+                        presentationFromChildEnded(id)
+                    }
+                }
+            }
         }
         if let host = presentedHosts[id] {
             ask(host)
@@ -48,12 +73,14 @@ extension ChildHost {
         switch standInKeys {
         case nil:
             afterPresentedFromChild[id] = nil
+            proxy.presentationFromThisTreeEnded(presented)
             return PresentationRefusal(message: "\(id) is not presented: this host's links are keyed for one end only")
         case .plain?:
             do {
                 presentedHosts[id] = try hostApart(presented, options: options, compositorOptions: compositorOptions)
             } catch {
                 afterPresentedFromChild[id] = nil
+                proxy.presentationFromThisTreeEnded(presented)
                 return PresentationRefusal(message: "\(id) is not presented: no link to \(proxy.id)'s process (\(error))")
             }
             ask(presentedHosts[id]!)
@@ -65,6 +92,7 @@ extension ChildHost {
             let pair: CurveKeyPair
             do { pair = try CurveKeyPair.generate() } catch {
                 afterPresentedFromChild[id] = nil
+                proxy.presentationFromThisTreeEnded(presented)
                 return PresentationRefusal(message: "\(id) is not presented: no key pair (\(error))")
             }
             var parentOptions = options, ownCompositorOptions = compositorOptions ?? options
@@ -80,6 +108,7 @@ extension ChildHost {
                     ask(presentedHosts[id]!)
                 } catch {
                     afterPresentedFromChild[id] = nil
+                    proxy.presentationFromThisTreeEnded(presented)
                     View.diagnostics("\(id) was not presented from \(controller.id): \(error)")
                 }
             }
@@ -137,6 +166,13 @@ extension ChildHost {
                 }
             }
         }
+    }
+
+    /// The presentation of `id` from this tree ended there, was refused, or the parent's
+    /// process was lost: this tree presents it no more.
+    func presentationFromChildEnded(_ id: ControllerID) {
+        guard let presented = proxy.presentedFromThisTree, presented.id == id else { return }
+        proxy.presentationFromThisTreeEnded(presented)
     }
 
     /// The parent presented `id` (`presentedFromChild`): the presenter's completions run.

@@ -200,6 +200,8 @@ public final class ChildHost {
                 // focused view here would be a second focus in the tree.
                 guard let self, case .lost = event else { return }
                 followParentFocus { $0.clear() }
+                // What it presented from this tree went with it.
+                if let presented = proxy.presentedFromThisTree { presentationFromChildEnded(presented.id) }
             })
     }
 
@@ -360,8 +362,9 @@ public final class ChildHost {
             proxy.presentedDismissalBegins()
             return nil
         case .request(let r) where r.name == ProcessChildRequest.presentEnd:
-            proxy.endHostedPresentation()
+            // Its presenter's relation ends first: the dismissal's completions see it ended.
             onPresentationEnd?()
+            proxy.endHostedPresentation()
             return nil
         case .key(let k):
             embedView()

@@ -153,13 +153,18 @@ public final class ParityChildPresenter: ViewController {
         }
     }
 
-    /// Presents "Modal" in `style`; made once, presented again after.
+    /// Presents "Modal" in `style`; made once, presented again after — unless this
+    /// presents already (UIKit's idiom, which needs the relation in any process).
     public func presentModal(_ style: ModalPresentationStyle) {
+        if let current = presentedViewController { return logCallback("presents \(current.id) already") }
         let m = modal ?? ParityPresented(id: "Modal")
         modal = m
         m.modalPresentationStyle = style
         m.preferredContentSize = Size(width: 20, height: 6)
-        let result = present(m, animated: false) { [unowned self] in logCallback("presented") }
+        let result = present(m, animated: false) { [unowned self] in
+            logCallback("presented")
+            logCallback("presents \(presentedViewController?.id.rawValue ?? "nil"), by \(m.presentingViewController?.id.rawValue ?? "nil")")
+        }
         if case .failure(let refusal) = result { logCallback("refused: \(refusal.message)") }
     }
 }

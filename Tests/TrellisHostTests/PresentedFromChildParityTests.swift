@@ -45,14 +45,27 @@ extension MultiProcessTests.PlacementParityTests {
             #expect(run.window.tap(at: Point(x: 3, y: 1)), "\(run.placement): presented again")
             #expect(run.window.key(.f3) == .handled, "\(run.placement)")
             #expect(run.window.presentedViewControllers.isEmpty, "\(run.placement): dismissed by its F3")
+            // Dismissed by the parent's process: the child's is told, and presents again
+            // (it checks `presentedViewController` first, UIKit's idiom).
+            #expect(run.window.tap(at: Point(x: 3, y: 1)), "\(run.placement)")
+            run.root.dismiss(animated: false)
+            #expect(run.window.presentedViewControllers.isEmpty, "\(run.placement): dismissed by the container")
+            #expect(run.window.tap(at: Point(x: 3, y: 1)), "\(run.placement): presented again")
+            #expect(run.window.presentedViewControllers.map(\.id) == ["Modal"], "\(run.placement)")
+            #expect(run.window.key(.f3) == .handled, "\(run.placement)")
         }
+        // The child's `presentedViewController` and the modal's `presentingViewController`
+        // are UIKit's in its process too, and cleared when the presentation ends.
+        #expect(!log.contains("Child.presents Modal already"), "\(log)")
         #expect(inOrder(log, "Container.viewWillDisappear", "Child.viewWillDisappear", "Modal.viewWillAppear", "Modal.isBeingPresented",
                         "Modal.presented true, parent nil", "Modal.viewDidAppear", "Modal.size 40×12",
-                        "Container.viewDidDisappear", "Child.viewDidDisappear", "Child.presented",
+                        "Container.viewDidDisappear", "Child.viewDidDisappear", "Child.presented", "Child.presents Modal, by Container",
                         "Modal.s focused", "Modal.s = x",
                         "Modal.viewWillDisappear", "Modal.isBeingDismissed", "Container.viewWillAppear", "Child.viewWillAppear",
                         "Container.viewDidAppear", "Child.viewDidAppear", "Modal.viewDidDisappear", "Modal.dismissed",
-                        "Modal.viewWillAppear", "Modal.viewDidAppear", "Modal.viewDidDisappear", "Modal.dismissed"), "\(log)")
+                        "Modal.viewWillAppear", "Modal.viewDidAppear", "Modal.viewDidDisappear", "Modal.dismissed",
+                        "Modal.viewWillAppear", "Child.presents Modal, by Container", "Modal.viewDidDisappear",
+                        "Modal.viewWillAppear", "Child.presents Modal, by Container", "Modal.viewDidDisappear", "Modal.dismissed"), "\(log)")
     }
 
     /// A form sheet from the child, in a regular width: centred on the window, above the
@@ -85,8 +98,9 @@ extension MultiProcessTests.PlacementParityTests {
             #expect(run.window.presentedViewControllers.isEmpty, "\(run.placement)")
         }
         #expect(inOrder(log, "Modal.viewWillAppear", "Modal.presented true, parent nil", "Modal.viewDidAppear", "Modal.size 20×6",
-                        "Child.presented", "Modal.viewWillDisappear", "Modal.viewDidDisappear", "Modal.dismissed",
-                        "Modal.viewWillAppear", "Modal.viewDidAppear", "Modal.size 40×12", "Modal.viewDidDisappear"), "\(log)")
+                        "Child.presented", "Child.presents Modal, by Container", "Modal.viewWillDisappear", "Modal.viewDidDisappear", "Modal.dismissed",
+                        "Modal.viewWillAppear", "Modal.viewDidAppear", "Modal.size 40×12", "Child.presents Modal, by Container", "Modal.viewDidDisappear"), "\(log)")
+        #expect(!log.contains("Child.presents Modal already"), "\(log)")
         #expect(!log.contains("Container.viewWillDisappear") && !log.contains("Child.viewWillDisappear"), "neither style takes the presenter out")
     }
 
