@@ -105,6 +105,7 @@ extension ChildHost {
                 do {
                     if let why { throw PresentationRefusal(message: why) }
                     presentedHosts[id] = try hostApart(presented, options: parentOptions, compositorOptions: ownCompositorOptions)
+                    presentedKeys[id] = pair.publicKey
                     ask(presentedHosts[id]!)
                 } catch {
                     afterPresentedFromChild[id] = nil
@@ -164,6 +165,20 @@ extension ChildHost {
                     if let why { return then(why) }
                     vouch(for: key, as: id, at: links.dropFirst(), then: then)
                 }
+            }
+        }
+    }
+
+    /// This host's compositor link connected again — to a restarted compositor, which
+    /// admits no key vouched for before: each hosted presented controller's is vouched for
+    /// again, and once admitted, that controller's link to it is made anew.
+    func vouchAgainToCompositor() {
+        guard let compositorLink, compositorLink !== link else { return }
+        for (id, key) in presentedKeys {
+            vouch(for: key, as: id, at: [compositorLink][...]) { [weak self] why in
+                guard let self, let host = presentedHosts[id] else { return }
+                if let why { return View.diagnostics("\(id) is not shown by the restarted compositor: \(why)") }
+                host.reconnectCompositor()
             }
         }
     }

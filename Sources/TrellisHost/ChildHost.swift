@@ -50,6 +50,11 @@ public final class ChildHost {
     var afterPresentedFromChild: [ControllerID: [@MainActor () -> Void]] = [:]
     /// Controllers presented from here whose keys are being vouched for, not yet hosted.
     var presentedBeingVouched: Set<ControllerID> = []
+    /// The public keys this host vouched for, for those it hosts: vouched for again to a
+    /// restarted compositor (docs/PROTOCOL.md §1, "Vouched keys").
+    var presentedKeys: [ControllerID: String] = [:]
+    /// How many times the compositor asked for everything (once per connection to it).
+    private var compositorRedraws = 0
     /// Runs when the presentation this host's controller is shown in ends (`presentEnd`).
     var onPresentationEnd: (@MainActor () -> Void)?
 
@@ -251,7 +256,26 @@ public final class ChildHost {
     /// have all come.
     private func redraw() -> Reply {
         publisher?.publishAll()
+        compositorRedraws += 1
+        // A restarted compositor admits no vouched key: vouched for again, once more.
+        if compositorRedraws > 1 { vouchAgainToCompositor() }
         return Reply(status: .ok)
+    }
+
+    /// This host's link to the compositor, made anew: libzmq does not try a handshake the
+    /// compositor refused again (a restarted one, before the key was vouched for anew).
+    func reconnectCompositor() {
+        guard let old = compositorLink, old !== link else { return }
+        old.now { $0.close() }
+        compositorLink = nil
+        let line = Switchboard.Line(log: log)
+        do {
+            connected(toCompositor: try Link.connectNow(
+                id: controller.id, parent: Self.compositorID, endpoint: old.endpoint, loop: loop, log: log,
+                options: compositorOptions ?? options, onMessage: line.onMessage), line: line)
+        } catch {
+            View.diagnostics("\(controller.id) did not connect to the compositor again: \(error)")
+        }
     }
 
     func deliver(_ envelope: Envelope) -> Reply? {

@@ -94,5 +94,27 @@ extension MultiProcessTests {
             _ = try s.cli("down")
             #expect(try s.waitForUpToExit() == 0)
         }
+    
+        /// docs/PROTOCOL.md §1, "Vouched keys": a compositor restarted while the demo's
+        /// alert is presented admits no key vouched for before. Seed000's process vouches
+        /// for the alert's key again when its own link reaches the new compositor, and the
+        /// alert's link to it is made anew: the alert is shown again, and still answers.
+        @Test func aRestartedCompositorShowsTheAlertWhoseKeyWasVouchedForAgain() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            try s.up("deploy/scenes/demo.yaml")
+            #expect(try s.cli("wait", "--text", "000 circle", "--timeout", "20").status == 0)
+            #expect(try s.cli("tap", "--text", "Alert…").status == 0)
+            #expect(try s.cli("wait", "--text", "Reset the count?", "--timeout", "10").status == 0)
+            let compositor = try #require(try s.state().members.first { $0.id == "compositor" })
+            #expect(CLISession.isOurs(compositor.pid, root: s.root))
+            kill(compositor.pid, SIGKILL)
+            #expect(try await s.until { try s.state().members.first { $0.id == "compositor" }.map { $0.restarts == 1 && $0.pid > 0 } ?? false })
+            #expect(try s.cli("wait", "--text", "Reset the count?", "--timeout", "10").status == 0, "shown by the new compositor")
+            #expect(try s.cli("tap", "--text", "Cancel").status == 0)
+            #expect(try s.cli("wait", "--text", "Alert: cancelled", "--timeout", "10").status == 0)
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
     }
 }
