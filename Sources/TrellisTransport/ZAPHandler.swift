@@ -76,17 +76,18 @@ final class ZAPHandler: Sendable {
 
     /// Forgets `domain`; the last one stops the handler and closes its socket.
     static func forget(domain: String, context: ZMQContext) {
-        let ending = handlers.withLock { all -> ZAPHandler? in
-            guard let h = all[ObjectIdentifier(context)] else { return nil }
+        handlers.withLock { all in
+            guard let h = all[ObjectIdentifier(context)] else { return }
             h.refusals.withLock { _ = $0.removeValue(forKey: domain) }
             let empty = h.domains.withLock { $0.removeValue(forKey: domain); return $0.isEmpty }
-            guard empty else { return nil }
+            guard empty else { return }
             all.removeValue(forKey: ObjectIdentifier(context))
-            return h
-        }
-        if let ending {
-            ending.stopping.store(true, ordering: .releasing)
-            ending.stopped.wait()
+            // Stopped, its socket closed, before the lock is let go: a handler started
+            // next on this context binds the same inproc endpoint, which was still taken
+            // when this wait ran outside the lock ("Address already in use" under load).
+            // The handler's thread never takes this lock, so the wait (≤ 100 ms) ends.
+            h.stopping.store(true, ordering: .releasing)
+            h.stopped.wait()
         }
     }
 
