@@ -509,23 +509,22 @@ extension ViewController {
     /// A touch in this controller's coordinates, routed to `modal` instead.
     func routeTouch(_ input: TouchInput, to modal: ViewController) -> Bool {
         guard let v = viewIfLoaded else { return false }
-        let point = v.convert(Point(x: Int(input.x) + v.bounds.minX, y: Int(input.y) + v.bounds.minY), to: nil)
-        return modal.routeTouch(atWindowPoint: point, input)
+        return modal.routeTouch(atWindowPoint: v.point(fromChildCoordinates: Point(x: Int(input.x), y: Int(input.y)), to: nil), input)
     }
 
     /// A presented controller's touch at a point of its window: dropped and logged when it
     /// begins outside its view, else routed in its view's coordinates.
     func routeTouch(atWindowPoint point: Point, _ input: TouchInput) -> Bool {
         guard let v = viewIfLoaded else { return false }
-        let local = v.convert(point, from: nil)
-        if input.phase == .began, !v.bounds.contains(local) {
+        let local = v.childCoordinates(of: point, from: nil)
+        if input.phase == .began, !Rect(origin: .zero, size: v.bounds.size).contains(local) {
             window?.route(kind: "touch", from: "window", to: id, outcome: .dropped,
                           reason: "outside the presented \(id): a modal presentation takes the window's touches")
             return false
         }
         var forwarded = input
-        forwarded.x = Int32(local.x - v.bounds.minX)
-        forwarded.y = Int32(local.y - v.bounds.minY)
+        forwarded.x = Int32(local.x)
+        forwarded.y = Int32(local.y)
         // As a message: a presented controller in another process takes it over its link.
         return touchMessage(forwarded)
     }
@@ -536,23 +535,22 @@ extension ViewController {
     /// the wheel as it takes touches.
     func routeScroll(_ input: ScrollInput, to modal: ViewController) -> Bool {
         guard let v = viewIfLoaded else { return false }
-        let point = v.convert(Point(x: Int(input.x) + v.bounds.minX, y: Int(input.y) + v.bounds.minY), to: nil)
-        return modal.routeScroll(atWindowPoint: point, input)
+        return modal.routeScroll(atWindowPoint: v.point(fromChildCoordinates: Point(x: Int(input.x), y: Int(input.y)), to: nil), input)
     }
 
     /// A presented controller's wheel turn at a point of its window: dropped and logged
     /// outside its view, else a `scroll` message in its view's coordinates.
     func routeScroll(atWindowPoint point: Point, _ input: ScrollInput) -> Bool {
         guard let v = viewIfLoaded else { return false }
-        let local = v.convert(point, from: nil)
-        guard v.bounds.contains(local) else {
+        let local = v.childCoordinates(of: point, from: nil)
+        guard Rect(origin: .zero, size: v.bounds.size).contains(local) else {
             window?.route(kind: "scroll", from: "window", to: id, outcome: .dropped,
                           reason: "outside the presented \(id): a modal presentation takes the window's wheel")
             return false
         }
         var forwarded = input
-        forwarded.x = Int32(local.x - v.bounds.minX)
-        forwarded.y = Int32(local.y - v.bounds.minY)
+        forwarded.x = Int32(local.x)
+        forwarded.y = Int32(local.y)
         return scrollMessage(forwarded)
     }
 }

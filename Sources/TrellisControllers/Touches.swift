@@ -86,8 +86,14 @@ extension View {
     /// `point`, in `root`'s coordinates, where the child whose viewport this is sees it:
     /// its surface's, whose 0,0 is the viewport's visible top-left — what a touch or a
     /// wheel forwarded into a child's tree carries.
-    func childCoordinates(of point: Point, from root: View) -> Point {
+    func childCoordinates(of point: Point, from root: View?) -> Point {
         let local = convert(point, from: root)
         return Point(x: local.x - bounds.minX, y: local.y - bounds.minY)
+    }
+
+    /// The way back: `point` as that child sees it, in `root`'s coordinates (nil: the
+    /// window's) — where a modal above finds an input sent to the child beneath.
+    func point(fromChildCoordinates point: Point, to root: View?) -> Point {
+        convert(Point(x: point.x + bounds.minX, y: point.y + bounds.minY), to: root)
     }
 }
