@@ -77,11 +77,13 @@ public final class Window {
         rootViewController = root
     }
 
-    /// Puts the root controller's view into the window, sized to it, if not there yet.
+    /// Puts the root controller's view into the window, sized to it, if not there yet; a
+    /// footer then lists the commands from the first frame, as after `makeKeyAndVisible`.
     public func installRootView() {
         guard let root = rootViewController, root.viewIfLoaded?.superview !== rootView else { return }
         root.view.frame = rootView.bounds
         rootView.addSubview(root.view)
+        refreshKeyCommandFooters()
     }
 
     /// Shows the root controller: its view fills the window, then it appears

@@ -425,13 +425,7 @@ public final class ChildHost {
     }
 
     private func embedView() {
-        if window.rootViewController === controller {
-            window.installRootView()
-            // As `makeKeyAndVisible` does in one process: a footer lists the commands from
-            // the first frame, not only after the first key or touch.
-            window.refreshKeyCommandFooters()
-            return
-        }
+        if window.rootViewController === controller { return window.installRootView() }
         if proxy.embedPresentedView() { return }
         guard controller.parent === proxy, controller.viewIfLoaded?.superview == nil else { return }
         proxy.view.addSubview(controller.view)
