@@ -51,7 +51,11 @@ extension MultiProcessTests {
             // The tap's path: client → compositor → Container → Child, the request back up,
             // and the frames it caused, composed.
             let trace = String(tapped.split(separator: " ").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            let path = try await s.eventually { try s.cli("trace", trace).output } until: { $0.contains("was composed after") }
+            // Each process writes its routing log off the hot path: the frame's line can be
+            // read before the Container's lines are, so the wait is for all four.
+            let path = try await s.eventually { try s.cli("trace", trace).output } until: {
+                $0.contains("was composed after") && $0.contains("in 4 processes")
+            }
             #expect(path.contains("compositor → Container") && path.contains("Container → Child") && path.contains("Child → Container"))
             #expect(path.contains("in 4 processes"))
             // Waiting for what never comes fails, and says what the screen showed.
