@@ -38,6 +38,16 @@ extension ViewController {
         return receive(message, from: sender)
     }
 
+    /// Touches that arrived over a link together, in order (`Switchboard`'s batch): one
+    /// answer each, as `handleMessage` gives one — nil, or declined for a touch nothing in
+    /// this tree handled.
+    public func handleTouches(_ inputs: [TouchInput], from sender: ViewController) -> [Reply?] {
+        let previous = deliveringWindow
+        deliveringWindow = sender.window
+        defer { deliveringWindow = previous }
+        return touchMessages(inputs).map { $0 ? nil : Reply(status: .declined) }
+    }
+
     /// The receiving side: turns a message into the UIKit callback it stands for.
     func receive(_ message: Message, from sender: ViewController) -> Reply? {
         switch message {

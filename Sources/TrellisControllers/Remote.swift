@@ -17,9 +17,18 @@ public protocol RemotePort: AnyObject {
     /// answers nothing needs, the peer handling them in the order they were sent, before
     /// whatever is sent next. The default waits, as `exchange` does.
     func post(_ message: Message, from source: ControllerID, to target: ControllerID)
+    /// `exchange` for several messages, sent together: the peer handles them in order,
+    /// each answered, and this returns once all are — without a round trip between them
+    /// (touches read together, docs/LIFECYCLE.md "Touches read together"). The default
+    /// exchanges them one after another.
+    func exchange(_ messages: [Message], from source: ControllerID, to target: ControllerID) -> [Reply?]
 }
 
 extension RemotePort {
+    public func exchange(_ messages: [Message], from source: ControllerID, to target: ControllerID) -> [Reply?] {
+        messages.map { exchange($0, from: source, to: target) }
+    }
+
     public func post(_ message: Message, from source: ControllerID, to target: ControllerID) {
         _ = exchange(message, from: source, to: target)
     }
@@ -224,6 +233,13 @@ public final class RemoteController: ViewController {
     override func touchMessage(_ input: TouchInput) -> Bool {
         guard let answer = forward(.touch(input)) else { return true }
         return answer.status == .ok
+    }
+
+    /// A gesture's phases read together go to the child's process together: it handles
+    /// them in order, and nothing waits a round trip between them.
+    override func touchMessages(_ inputs: [TouchInput]) -> [Bool] {
+        port.exchange(inputs.map { .touch($0) }, from: parent?.id ?? presentingViewController?.id ?? ControllerID("-"), to: id)
+            .map { $0 == nil || $0?.status == .ok }
     }
 }
 

@@ -24,11 +24,70 @@ extension ViewController {
     /// the child as a message, in the child's coordinates, and the child hit-tests its
     /// own tree: a container never looks inside its child's views (S2-5).
     func routeTouch(_ input: TouchInput) -> Bool {
+        routeTouches([input])[0]
+    }
+
+    /// `routeTouch` for touches read together, in order, one answer each. A gesture that
+    /// goes to a child in another process goes there with the phases of it read with it
+    /// (a click's press and release), sent together: the child handles them in order, and
+    /// nothing waits a round trip between them. A phase the child declines goes on up this
+    /// tree once the child has answered them all — after the child has seen the later ones
+    /// (docs/LIFECYCLE.md, "Touches read together").
+    func routeTouches(_ inputs: [TouchInput]) -> [Bool] {
+        var handled: [Bool] = []
+        var rest = inputs[...]
+        while let input = rest.popFirst() {
+            guard let (target, point) = touchTarget(for: input) else {
+                handled.append(false)
+                continue
+            }
+            let touch = Touch(input)
+            switch target {
+            case .view(let v):
+                handled.append(deliverTouches([touch], from: v))
+            case .child(let child, let viewport):
+                var gesture = [(input, point)]
+                if child is RemoteController {
+                    while let next = rest.first, next.pointer == input.pointer, next.phase != .began,
+                          let last = gesture.last?.0, last.phase != .ended, last.phase != .cancelled,
+                          let (_, nextPoint) = touchTarget(for: next) {
+                        rest.removeFirst()
+                        gesture.append((next, nextPoint))
+                    }
+                }
+                let root = view
+                let forwarded = gesture.map { input, point in
+                    let local = viewport.childCoordinates(of: point, from: root)
+                    var f = input
+                    f.x = Int32(local.x)
+                    f.y = Int32(local.y)
+                    return f
+                }
+                for (k, taken) in send(touches: forwarded, to: child).enumerated() {
+                    // The child's tree did not take it: on up the chain from the viewport's superview.
+                    if taken {
+                        handled.append(true)
+                    } else if let above = viewport.superview {
+                        handled.append(deliverTouches([Touch(gesture[k].0)], from: above))
+                    } else {
+                        handled.append(false)
+                    }
+                }
+            }
+        }
+        return handled
+    }
+
+    /// Where `input` goes, and its location in this controller's root view: a touch that
+    /// begins is hit-tested, and the view it hits keeps the pointer until it ends. Nil
+    /// when nothing takes it (a touch beginning on nothing, a phase of no touch that began:
+    /// logged).
+    private func touchTarget(for input: TouchInput) -> (TouchRoutingState.Target, Point)? {
         let root = view
         root.layoutIfNeeded()
         let point = Point(x: Int(input.x) + root.bounds.minX, y: Int(input.y) + root.bounds.minY)
         if input.phase == .began {
-            guard let hit = root.hitTest(point) else { return false }
+            guard let hit = root.hitTest(point) else { return nil }
             if hit !== root, let child = hit.owner as? ViewController {
                 touchRouting.targets[input.pointer] = .child(child, viewport: hit)
             } else {
@@ -39,25 +98,24 @@ extension ViewController {
         guard let target = touchRouting.targets[input.pointer] else {
             window?.route(kind: "touch", from: "compositor", to: id, outcome: .dropped,
                           reason: "\(input.phase) for pointer \(input.pointer), which has no touch that began")
-            return false
+            return nil
         }
         if input.phase == .ended || input.phase == .cancelled { touchRouting.targets[input.pointer] = nil }
-        let touch = Touch(
-            phase: Touch.Phase(input.phase), pointer: input.pointer, tapCount: Int(input.tapCount),
-            location: Point(x: Int(input.x), y: Int(input.y)), timestamp: input.timestamp)
-        switch target {
-        case .view(let v):
-            return deliverTouches([touch], from: v)
-        case .child(let child, let viewport):
-            let local = viewport.childCoordinates(of: point, from: root)
-            var forwarded = input
-            forwarded.x = Int32(local.x)
-            forwarded.y = Int32(local.y)
-            if send(.touch(forwarded), to: child) == nil { return true }
-            // The child's tree did not take it: on up the chain from the viewport's superview.
-            guard let above = viewport.superview else { return false }
-            return deliverTouches([touch], from: above)
+        return (target, point)
+    }
+
+    /// Hands `inputs`, one gesture's phases, to `child` — as `touch` messages, logged as
+    /// `send` logs one — and reports which its tree handled.
+    private func send(touches inputs: [TouchInput], to child: ViewController) -> [Bool] {
+        guard inputs.count > 1 else { return [send(.touch(inputs[0]), to: child) == nil] }
+        let previous = child.deliveringWindow
+        child.deliveringWindow = loggingWindow
+        let taken = child.touchMessages(inputs)
+        child.deliveringWindow = previous
+        for handled in taken where !handled {
+            window?.route(kind: "reply", from: child.id, to: id, outcome: .delivered, reason: "\(Reply.Status.declined)")
         }
+        return taken
     }
 
     /// Delivers to `responder` and reports whether the chain ended unhandled.
@@ -68,6 +126,15 @@ extension ViewController {
         let handled = !touchRouting.unhandled
         touchRouting.unhandled = outer
         return handled
+    }
+}
+
+extension Touch {
+    /// A touch as its responders see it, at `input`'s location.
+    init(_ input: TouchInput) {
+        self.init(
+            phase: Touch.Phase(input.phase), pointer: input.pointer, tapCount: Int(input.tapCount),
+            location: Point(x: Int(input.x), y: Int(input.y)), timestamp: input.timestamp)
     }
 }
 

@@ -325,6 +325,13 @@ open class ViewController: Responder, ViewOwner {
         return routeTouch(input)
     }
 
+    /// Touches read together, for this controller, in order: one answer each. A proxy
+    /// sends them on together; under a modal each goes on alone.
+    func touchMessages(_ inputs: [TouchInput]) -> [Bool] {
+        if let modal = modalAbove { return inputs.map { routeTouch($0, to: modal) } }
+        return routeTouches(inputs)
+    }
+
     /// A `scroll` message (the mouse wheel) for this controller; a proxy forwards it.
     func scrollMessage(_ input: ScrollInput) -> Bool {
         if let modal = modalAbove { return routeScroll(input, to: modal) }

@@ -200,6 +200,10 @@ public final class ChildHost {
                 guard let self else { return Reply(status: .failed, payload: Array("the host is gone".utf8)) }
                 return deliver(envelope)
             },
+            touches: { [weak self] envelopes in
+                guard let self else { return envelopes.map { _ in Reply(status: .failed, payload: Array("the host is gone".utf8)) } }
+                return deliver(touches: envelopes)
+            },
             peers: { [weak self] event in
                 // A parent that is gone (restarted, lost) no longer shows focus here; a
                 // focused view here would be a second focus in the tree.
@@ -422,6 +426,21 @@ public final class ChildHost {
         default:
             return controller.handleMessage(message, from: proxy)
         }
+    }
+
+    /// Touches read together (`Switchboard`): routed as one — a gesture for a child in
+    /// another process goes there in one piece — and one frame for them all, before their
+    /// answers, as `deliver` sends one for each input.
+    func deliver(touches envelopes: [Envelope]) -> [Reply?] {
+        let inputs = envelopes.compactMap { e -> TouchInput? in
+            if case .touch(let t) = e.message { return t } else { return nil }
+        }
+        precondition(inputs.count == envelopes.count, "ChildHost: a batch of touches holds only touches")
+        embedView()
+        let replies = controller.handleTouches(inputs, from: proxy)
+        window.refreshKeyCommandFooters()
+        if !Switchboard.shared.isWaiting { publisher?.publishNow() } else { publisher?.setNeedsFrame() }
+        return replies
     }
 
     private func embedView() {

@@ -23,6 +23,10 @@ public final class LinkPort: RemotePort {
         Switchboard.shared.call(message, over: link, line: line, to: peer, timeout: timeout)
     }
 
+    public func exchange(_ messages: [Message], from source: ControllerID, to target: ControllerID) -> [Reply?] {
+        Switchboard.shared.call(messages, over: link, line: line, to: peer, timeout: timeout)
+    }
+
     /// Sent as it is, no ack asked: the peer's link hands it to the switchboard in order
     /// with what follows. A send the link refuses is logged there (`dropped`). A request
     /// is always answered (docs/PROTOCOL.md §6): its reply is awaited by no one but

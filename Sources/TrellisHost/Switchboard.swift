@@ -72,6 +72,14 @@ public final class Switchboard {
     }
 
     private var held = Deque<Held>()
+    /// While touches read together are handled: each one's trace, found again when it is
+    /// forwarded (its position moved, the rest of it the same).
+    private var touchTraces: [TouchKey: UInt64] = [:]
+
+    private struct TouchKey: Hashable {
+        let pointer: UInt32, phase: UInt8, timestamp: UInt64
+        init(_ t: TouchInput) { pointer = t.pointer; phase = t.phase.rawValue; timestamp = t.timestamp }
+    }
     private var calls: [Call] = []
     private var drainQueued = false
     private var draining = false
@@ -85,9 +93,12 @@ public final class Switchboard {
     @MainActor
     public final class Line {
         public typealias Handler = @MainActor (Envelope) -> Reply?
+        /// Touches read together, in order: one answer each (`attach(_:touches:peers:)`).
+        public typealias TouchesHandler = @MainActor ([Envelope]) -> [Reply?]
 
         nonisolated let log: RoutingLog
         fileprivate var handler: Handler?
+        fileprivate var touchesHandler: TouchesHandler?
         fileprivate var peerHandler: (@MainActor (PeerEvent) -> Void)?
         /// Peers known to have stopped answering: a call to one fails at once.
         fileprivate var lost: Set<ControllerID> = []
@@ -124,10 +135,16 @@ public final class Switchboard {
         }
 
         /// Hands this line's messages, held and to come, to `handler`, and its peer
-        /// events to `peers`.
-        public func attach(_ handler: @escaping Handler, peers: (@MainActor (PeerEvent) -> Void)? = nil) {
+        /// events to `peers`. With `touches`, a touch that has more touches from the same
+        /// sender held right behind it — next in turn, nothing else between — is handed
+        /// over with them, so that they can be forwarded together (a click's press and
+        /// release read in one piece: docs/TRANSPORT.md, "Touches read together").
+        public func attach(
+            _ handler: @escaping Handler, touches: TouchesHandler? = nil, peers: (@MainActor (PeerEvent) -> Void)? = nil
+        ) {
             precondition(self.handler == nil, "Switchboard: a line attached twice")
             self.handler = handler
+            touchesHandler = touches
             peerHandler = peers
             Switchboard.shared.drain()
         }
@@ -144,6 +161,16 @@ public final class Switchboard {
     public func call(
         _ message: Message, over link: Link, line: Line, to peer: ControllerID?, timeout: Duration
     ) -> Reply? {
+        call([message], over: link, line: line, to: peer, timeout: timeout)[0]
+    }
+
+    /// `call` for several messages to one peer: all are sent at once, in order, and the
+    /// call waits until the peer has handled every one — the peer handles them in the
+    /// order sent, as it would one call after another, but the sender does not wait a
+    /// round trip between them. One answer per message, as `call` gives.
+    public func call(
+        _ messages: [Message], over link: Link, line: Line, to peer: ControllerID?, timeout: Duration
+    ) -> [Reply?] {
         let loop = link.loop
         precondition(
             loop.servesMainActor && loop.isCurrent,
@@ -155,10 +182,10 @@ public final class Switchboard {
         case (nil, .parent): preconditionFailure("Switchboard: a call on a parent end must name the child")
         }
         if line.isLost(callee) {
-            return Reply(status: .failed, payload: Array("\(callee) is not responding".utf8))
+            return messages.map { _ in Reply(status: .failed, payload: Array("\(callee) is not responding".utf8)) }
         }
-        let answer = Answer()
-        let trace = self.trace
+        let answers = messages.map { _ in Answer() }
+        let traces = messages.map { traceOf($0) }
         let deadline = MonotonicClock.nanoseconds() &+ timeout.nanoseconds
         var sent = false
         calls.append(Call(line: line, peer: callee, caller: link.id))
@@ -167,10 +194,14 @@ public final class Switchboard {
             // What was held meanwhile, from others, is handled next, in order.
             if !held.isEmpty { queueDrain(on: loop) }
         }
-        while !answer.isSet {
+        while !answers.allSatisfy(\.isSet) {
             if !sent, peer == nil || link.now({ $0.isConnected(callee) }) {
                 let left = Duration.nanoseconds(Int64(clamping: deadline &- min(deadline, MonotonicClock.nanoseconds())))
-                link.now { $0.request(message, to: peer, trace: trace, timeout: left) { answer.set($0) } }
+                link.now { l in
+                    for (k, message) in messages.enumerated() {
+                        l.request(message, to: peer, trace: traces[k], timeout: left) { answers[k].set($0) }
+                    }
+                }
                 sent = true
                 continue
             }
@@ -184,19 +215,29 @@ public final class Switchboard {
             let end = sent ? deadline &+ Self.backstop : deadline
             guard now < end else { break }
             _ = loop.run(
-                until: { answer.isSet || self.indexOfNextHeld() != nil || (!sent && link.now { $0.isConnected(callee) }) },
+                until: { answers.allSatisfy(\.isSet) || self.indexOfNextHeld() != nil || (!sent && link.now { $0.isConnected(callee) }) },
                 deadline: sent ? end : min(end, now &+ Self.connectPoll))
         }
-        guard let result = answer.result else {
-            return Reply(status: .failed, payload: Array((sent ? "no answer from \(callee)" : "\(callee) did not connect in time").utf8))
+        return answers.map { answer in
+            guard let result = answer.result else {
+                return Reply(status: .failed, payload: Array((sent ? "no answer from \(callee)" : "\(callee) did not connect in time").utf8))
+            }
+            switch result {
+            case .success(let envelope):
+                if case .reply(let reply) = envelope.message { return reply }
+                return nil
+            case .failure(let error):
+                return Reply(status: .failed, payload: Array("\(error)".utf8))
+            }
         }
-        switch result {
-        case .success(let envelope):
-            if case .reply(let reply) = envelope.message { return reply }
-            return nil
-        case .failure(let error):
-            return Reply(status: .failed, payload: Array("\(error)".utf8))
-        }
+    }
+
+    /// The trace a message sent now carries: the trace of the touch it forwards when it
+    /// forwards one of a batch being handled (each keeps its own, `trellis trace`), else
+    /// the trace of the message being handled.
+    private func traceOf(_ message: Message) -> UInt64 {
+        guard case .touch(let t) = message, let traced = touchTraces[TouchKey(t)] else { return trace }
+        return traced
     }
 
     // MARK: Held messages
@@ -250,7 +291,44 @@ public final class Switchboard {
             h.line.peerHandler?(event)
         case .message(let envelope, let link, let arrived):
             guard let handler = h.line.handler else { return }
+            if envelope.kind == .touch, let touches = h.line.touchesHandler {
+                let batch = touchesHeldBehind(envelope, arrived: arrived, on: h.line, over: link)
+                if batch.count > 1 { return answer(batch, over: link, log: h.line.log, touches) }
+            }
             answer(envelope, over: link, arrived: arrived, log: h.line.log, handler)
+        }
+    }
+
+    /// `first` and the touches from its sender held right behind it on its line — each
+    /// next in turn, so taking them now reorders nothing — none of them stale.
+    private func touchesHeldBehind(_ first: Envelope, arrived: UInt64, on line: Line, over link: Link) -> [Envelope] {
+        guard !isStale(arrived) else { return [first] }
+        var batch = [first]
+        while let i = indexOfNextHeld(), case .message(let next, let nextLink, let nextArrived) = held[i].item,
+              held[i].line === line, nextLink === link, next.kind == .touch, next.source == first.source,
+              !isStale(nextArrived) {
+            held.remove(at: i)
+            batch.append(next)
+        }
+        return batch
+    }
+
+    private func isStale(_ arrived: UInt64) -> Bool {
+        MonotonicClock.nanoseconds() &- arrived > Self.inputBound.nanoseconds
+    }
+
+    /// Touches read together: handled as one, each answered in turn.
+    private func answer(_ batch: [Envelope], over link: Link, log: RoutingLog, _ handle: Line.TouchesHandler) {
+        let outer = trace, outerTraces = touchTraces
+        trace = batch[0].trace
+        for e in batch { if case .touch(let t) = e.message, e.trace != 0 { touchTraces[TouchKey(t)] = e.trace } }
+        let replies = handle(batch)
+        trace = outer
+        touchTraces = outerTraces
+        link.now { l in
+            for (k, e) in batch.enumerated() {
+                l.reply(to: e, (k < replies.count ? replies[k] : nil) ?? Reply(status: .ok))
+            }
         }
     }
 

@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+import Testing
+import TrellisCanvas
+import TrellisControllers
+import TrellisHost
+import TrellisLog
+import TrellisTransport
+import TrellisViews
+import TrellisWire
+
+/// Issue 20, "as quick as tmux at the terminal" (docs/LIFECYCLE.md, "Touches read
+/// together"): a click's press and release, read in one piece, go down the tree
+/// together — a container forwards the release to the child in another process where the
+/// press went without waiting a round trip for the press's answer — and each is still
+/// answered on its own, with its own trace, and a phase the child declines still goes on
+/// up the container's chain.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct TouchesReadTogetherTests {
+    /// Holds a child in another process in its top-left corner, and notes what reaches
+    /// its own chain.
+    final class Middle: ViewController {
+        let leaf: RemoteController
+        var reached: [String] = []
+        init(leaf: RemoteController) {
+            self.leaf = leaf
+            super.init(id: "Middle")
+        }
+        override func viewDidLoad() {
+            super.viewDidLoad()
+            addChild(leaf)
+            view.addSubview(leaf.view)
+            leaf.view.frame = Rect(x: 2, y: 1, width: 10, height: 4)
+            leaf.didMove(toParent: self)
+        }
+        override func touchesBegan(_ touches: Set<Touch>) { reached.append("began") }
+        override func touchesEnded(_ touches: Set<Touch>) { reached.append("ended") }
+        override func handle(_ request: Request, from child: ViewController) -> Reply? {
+            // Keeps the main actor busy while the press and the release arrive: both are
+            // read before either is handled, as a click read in one piece is.
+            if request.name == "busy" { Thread.sleep(forTimeInterval: 0.1) }
+            return Reply(status: .ok)
+        }
+    }
+
+    @Test func aClicksPressAndReleaseReadTogetherReachTheChildWithoutARoundTripBetween() async throws {
+        let test = try PrivateRun("touches-together")
+        let run = test.run, log = test.log
+        defer { withExtendedLifetime(test) {} }
+        let topLoop = IOLoop(name: "top"), leafLoop = IOLoop(name: "leaf"), loop = IOLoop(mainQueueNamed: "middle")
+        defer { topLoop.shutdown(); leafLoop.shutdown(); loop.shutdown() }
+        let top = try await Link.bind(
+            id: "Top", endpoint: try run.ipcEndpoint("top"), loop: topLoop, log: log, options: .sharingTheTestsMainActor)
+        let leaves = try await RemoteChildren.bind(
+            parent: "Middle", endpoint: try run.ipcEndpoint("middle"), loop: loop, log: log, options: .sharingTheTestsMainActor)
+        let middle = Middle(leaf: leaves.proxy(for: "Leaf"))
+        let host = try await ChildHost.start(
+            controller: middle, parent: "Top", endpoint: try run.ipcEndpoint("top"), loop: loop, log: log,
+            options: .sharingTheTestsMainActor)
+        // The leaf answers the press only once the release has come too: were the release
+        // forwarded only after the press's answer, neither would ever be answered in time.
+        // It takes the press and declines the release.
+        let seen = Mutex<[(TouchInput, UInt64)]>([])
+        let press = Mutex<Envelope?>(nil)
+        let leaf = try await Link.connect(
+            id: "Leaf", parent: "Middle", endpoint: try run.ipcEndpoint("middle"), loop: leafLoop, log: log,
+            options: .sharingTheTestsMainActor,
+            onMessage: { envelope, link in
+                guard case .touch(let t) = envelope.message else {
+                    if envelope.kind == .request { link.reply(to: envelope, Reply(status: .ok)); return .deferred }
+                    return .handled
+                }
+                seen.withLock { $0.append((t, envelope.trace)) }
+                if t.phase == .began {
+                    press.withLock { $0 = envelope }
+                    return .deferred
+                }
+                if let held = press.withLock({ $0 }) { link.reply(to: held, Reply(status: .ok)) }
+                link.reply(to: envelope, Reply(status: .declined))
+                return .deferred
+            })
+        let deadline = ContinuousClock.now + .seconds(5)
+        while await !top.isConnected("Middle"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await leaves.waitForChild("Leaf"))
+        _ = try await top.request(.containment(Containment(.willMove, parent: "Top")), to: "Middle")
+        _ = try await top.request(.sizeTransition(SizeTransition(width: 20, height: 8)), to: "Middle")
+        _ = try await top.request(.containment(Containment(.didMove, parent: "Top")), to: "Middle")
+
+        // Sent back to back, in this order, from one turn of Top's loop: a request that
+        // keeps Middle busy, then a click on the leaf's viewport at 3,2 of Middle — the
+        // press and the release, each with a trace of its own.
+        let answers = Mutex<[Int: Result<Envelope, LinkError>]>([:])
+        top.run { l in
+            l.request(.request(Request(name: "busy")), to: "Middle") { r in answers.withLock { $0[0] = r } }
+            l.request(.touch(TouchInput(phase: .began, x: 3, y: 2, timestamp: 1)), to: "Middle", trace: 11) { r in answers.withLock { $0[1] = r } }
+            l.request(.touch(TouchInput(phase: .ended, x: 3, y: 2, timestamp: 2)), to: "Middle", trace: 12) { r in answers.withLock { $0[2] = r } }
+        }
+        let settled = ContinuousClock.now + .seconds(10)
+        while answers.withLock({ $0.count }) < 3, ContinuousClock.now < settled { try await Task.sleep(for: .milliseconds(5)) }
+
+        // Both reached the leaf, in order, in its coordinates, each with its own trace.
+        let reached = seen.withLock { $0 }
+        #expect(reached.map(\.0.phase) == [.began, .ended])
+        #expect(reached.map { "\($0.0.x),\($0.0.y)" } == ["1,1", "1,1"])
+        #expect(reached.map(\.1) == [11, 12])
+        // Each answered on its own: the press taken by the leaf, the release it declined
+        // went on up Middle's chain and was taken there.
+        #expect(middle.reached == ["ended"])
+        for k in 1...2 {
+            let answer = answers.withLock { $0[k] }
+            guard case .success(let e)? = answer, case .reply(let r) = e.message else {
+                Issue.record("touch \(k): \(String(describing: answer))")
+                continue
+            }
+            #expect(r.status == .ok, "\(r)")
+        }
+        await leaf.close()
+        await host.link.close()
+        await leaves.link.close()
+        await top.close()
+    }
+}
