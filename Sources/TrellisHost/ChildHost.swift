@@ -200,9 +200,9 @@ public final class ChildHost {
                 guard let self else { return Reply(status: .failed, payload: Array("the host is gone".utf8)) }
                 return deliver(envelope)
             },
-            touches: { [weak self] envelopes in
+            touches: { [weak self] envelopes, more in
                 guard let self else { return envelopes.map { _ in Reply(status: .failed, payload: Array("the host is gone".utf8)) } }
-                return deliver(touches: envelopes)
+                return deliver(touches: envelopes, more: more)
             },
             peers: { [weak self] event in
                 // A parent that is gone (restarted, lost) no longer shows focus here; a
@@ -428,16 +428,25 @@ public final class ChildHost {
         }
     }
 
+    /// The most touches one frame answers.
+    static let touchesPerFrame = 64
+
     /// Touches read together (`Switchboard`): routed as one — a gesture for a child in
-    /// another process goes there in one piece — and one frame for them all, before their
-    /// answers, as `deliver` sends one for each input.
-    func deliver(touches envelopes: [Envelope]) -> [Reply?] {
-        let inputs = envelopes.compactMap { e -> TouchInput? in
-            if case .touch(let t) = e.message { return t } else { return nil }
-        }
-        precondition(inputs.count == envelopes.count, "ChildHost: a batch of touches holds only touches")
+    /// another process goes there in one piece — then those that arrived meanwhile, and
+    /// one frame for them all before their answers, as `deliver` sends one for each input.
+    func deliver(touches envelopes: [Envelope], more: () -> [Envelope]) -> [Reply?] {
         embedView()
-        let replies = controller.handleTouches(inputs, from: proxy)
+        var replies: [Reply?] = []
+        var batch = envelopes
+        while !batch.isEmpty {
+            let inputs = batch.compactMap { e -> TouchInput? in
+                if case .touch(let t) = e.message { return t } else { return nil }
+            }
+            precondition(inputs.count == batch.count, "ChildHost: a batch of touches holds only touches")
+            replies += controller.handleTouches(inputs, from: proxy)
+            // A sender that never pauses still sees frames.
+            batch = replies.count < Self.touchesPerFrame ? more() : []
+        }
         window.refreshKeyCommandFooters()
         if !Switchboard.shared.isWaiting { publisher?.publishNow() } else { publisher?.setNeedsFrame() }
         return replies

@@ -93,8 +93,11 @@ public final class Switchboard {
     @MainActor
     public final class Line {
         public typealias Handler = @MainActor (Envelope) -> Reply?
-        /// Touches read together, in order: one answer each (`attach(_:touches:peers:)`).
-        public typealias TouchesHandler = @MainActor ([Envelope]) -> [Reply?]
+        /// Touches read together, in order: one answer each, for these and for those
+        /// `more` hands over — the touches that arrived behind them while they were
+        /// handled, which the handler takes before it sends what they changed
+        /// (`attach(_:touches:peers:)`).
+        public typealias TouchesHandler = @MainActor (_ touches: [Envelope], _ more: () -> [Envelope]) -> [Reply?]
 
         nonisolated let log: RoutingLog
         fileprivate var handler: Handler?
@@ -291,19 +294,20 @@ public final class Switchboard {
             h.line.peerHandler?(event)
         case .message(let envelope, let link, let arrived):
             guard let handler = h.line.handler else { return }
-            if envelope.kind == .touch, let touches = h.line.touchesHandler {
-                let batch = touchesHeldBehind(envelope, arrived: arrived, on: h.line, over: link)
-                if batch.count > 1 { return answer(batch, over: link, log: h.line.log, touches) }
+            if envelope.kind == .touch, let touches = h.line.touchesHandler, !isStale(arrived) {
+                return answer(touches: envelope, over: link, line: h.line, touches)
             }
             answer(envelope, over: link, arrived: arrived, log: h.line.log, handler)
         }
     }
 
-    /// `first` and the touches from its sender held right behind it on its line — each
-    /// next in turn, so taking them now reorders nothing — none of them stale.
-    private func touchesHeldBehind(_ first: Envelope, arrived: UInt64, on line: Line, over link: Link) -> [Envelope] {
-        guard !isStale(arrived) else { return [first] }
-        var batch = [first]
+    /// The touches from `first`'s sender held right behind the last of `batch` on its
+    /// line — each next in turn, so taking them now reorders nothing — none of them stale.
+    /// What has arrived in the link's socket is read first: the loop's own read stopped
+    /// once the first touch was held, and the rest of a click is often there, unread.
+    private func touchesHeldBehind(_ first: Envelope, on line: Line, over link: Link) -> [Envelope] {
+        link.now { $0.readArrived() }
+        var batch: [Envelope] = []
         while let i = indexOfNextHeld(), case .message(let next, let nextLink, let nextArrived) = held[i].item,
               held[i].line === line, nextLink === link, next.kind == .touch, next.source == first.source,
               !isStale(nextArrived) {
@@ -317,16 +321,28 @@ public final class Switchboard {
         MonotonicClock.nanoseconds() &- arrived > Self.inputBound.nanoseconds
     }
 
-    /// Touches read together: handled as one, each answered in turn.
-    private func answer(_ batch: [Envelope], over link: Link, log: RoutingLog, _ handle: Line.TouchesHandler) {
+    /// A touch, and those read with it or arriving while it is handled: handled as one by
+    /// the line's touches handler, each answered in turn, each forwarded with its own trace.
+    private func answer(touches first: Envelope, over link: Link, line: Line, _ handle: Line.TouchesHandler) {
         let outer = trace, outerTraces = touchTraces
-        trace = batch[0].trace
-        for e in batch { if case .touch(let t) = e.message, e.trace != 0 { touchTraces[TouchKey(t)] = e.trace } }
-        let replies = handle(batch)
+        func traced(_ batch: [Envelope]) -> [Envelope] {
+            for e in batch { if case .touch(let t) = e.message, e.trace != 0 { touchTraces[TouchKey(t)] = e.trace } }
+            return batch
+        }
+        // What the handling causes (a frame, a tab's appearance calls) carries the trace of
+        // the batch's last touch — a click's release, which `trellis trace last` follows.
+        var all = traced([first] + touchesHeldBehind(first, on: line, over: link))
+        trace = all[all.count - 1].trace != 0 ? all[all.count - 1].trace : outer
+        let replies = handle(all) {
+            let more = traced(touchesHeldBehind(first, on: line, over: link))
+            all += more
+            if let last = more.last, last.trace != 0 { trace = last.trace }
+            return more
+        }
         trace = outer
         touchTraces = outerTraces
         link.now { l in
-            for (k, e) in batch.enumerated() {
+            for (k, e) in all.enumerated() {
                 l.reply(to: e, (k < replies.count ? replies[k] : nil) ?? Reply(status: .ok))
             }
         }

@@ -5,7 +5,15 @@ import TrellisWire
 // Receiving: what the socket (or a same-process link) brings is decoded, checked
 // against who may speak, and accepted, taken as an answer, or rejected — each a log line.
 extension Link {
-    func drainSocket() {
+    /// Reads what has already arrived on the socket, without waiting for more: for a
+    /// handler about to act on one message that can act on those right behind it with it
+    /// (a host's touches read together, docs/TRANSPORT.md). The loop's own reads stop
+    /// once a handler has queued work, which leaves those still in the socket.
+    public func readArrived() {
+        drainSocket(readingAhead: true)
+    }
+
+    func drainSocket(readingAhead: Bool = false) {
         var handled = 0
         while handled < options.receiveBatch {
             // Asked again for every message: a handler may have closed this link.
@@ -31,7 +39,7 @@ extension Link {
             // run that now rather than after one more receive, which in libzmq costs
             // system calls even when nothing is waiting. The socket is left
             // unsettled, so the loop asks it again (ZMQ_EVENTS) before it sleeps.
-            if resumedWaiter || (!options.readsAhead && loop.hasQueuedWork) { return }
+            if resumedWaiter || (!(readingAhead || options.readsAhead) && loop.hasQueuedWork) { return }
         }
     }
 
