@@ -25,6 +25,17 @@ struct ByteCursor: ByteSink {
         count += 1
     }
 
+    /// Counts `n` more bytes, written at `base + count` by other means.
+    mutating func advance(by n: Int) {
+        precondition(n >= 0 && n <= room, "ByteCursor full")
+        count += n
+    }
+
+    /// What was written since `start` (a `count` before now).
+    func written(since start: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + start, count: count - start)
+    }
+
     mutating func removeAll() {
         count = 0
     }

@@ -36,19 +36,27 @@ public enum ColorDepth: Sendable, Hashable, CaseIterable, CustomStringConvertibl
     /// `color` as this depth can show it: `.default`, `.indexed` below 16 for `.ansi16`,
     /// `.indexed` for `.ansi256`, unchanged for `.trueColor`.
     public func map(_ color: CellColor) -> CellColor {
-        switch (self, color) {
-        case (_, .default), (.trueColor, _), (.ansi256, .indexed):
+        // By the colour first, then the depth: a switch over the pair of them looked up
+        // the pair's type metadata on every call, which the writer makes per style change.
+        switch color {
+        case .default:
             return color
-        case (.none, _):
-            return .default
-        case let (.ansi256, .rgb(r, g, b)):
-            return .indexed(Palette.nearest256(r, g, b))
-        case let (.ansi16, .indexed(n)):
-            guard n >= 16 else { return color }
-            let (r, g, b) = Palette.rgb(of: n)
-            return .indexed(Palette.nearest16(Int(r), Int(g), Int(b)))
-        case let (.ansi16, .rgb(r, g, b)):
-            return .indexed(Palette.nearest16(Int(r), Int(g), Int(b)))
+        case .indexed(let n):
+            switch self {
+            case .none: return .default
+            case .ansi256, .trueColor: return color
+            case .ansi16:
+                guard n >= 16 else { return color }
+                let (r, g, b) = Palette.rgb(of: n)
+                return .indexed(Palette.nearest16(Int(r), Int(g), Int(b)))
+            }
+        case let .rgb(r, g, b):
+            switch self {
+            case .none: return .default
+            case .trueColor: return color
+            case .ansi256: return .indexed(Palette.nearest256(r, g, b))
+            case .ansi16: return .indexed(Palette.nearest16(Int(r), Int(g), Int(b)))
+            }
         }
     }
 }

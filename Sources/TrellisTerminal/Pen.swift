@@ -48,6 +48,10 @@ struct Pen: Equatable, Sendable {
     /// (`trellis bench compose`).
     func appendTransition<Sink: ByteSink>(from current: Pen?, to out: inout Sink) {
         if let current, current == self { return }
+        if let current, attributes == current.attributes {
+            appendColorTransition(from: current, to: &out)
+            return
+        }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * Self.maxParameterBytes) { memory in
             var reset = ByteCursor(UnsafeMutableBufferPointer(rebasing: memory[..<Self.maxParameterBytes]))
             appendResetParameters(to: &reset)
@@ -61,6 +65,62 @@ struct Pen: Equatable, Sendable {
             out.appendCSI()
             for byte in chosen.written { out.append(byte) }
             out.append(UInt8(ascii: "m"))
+        }
+    }
+
+    /// `appendTransition` where only colours change (most changes: a screen's colour runs):
+    /// the two candidates' lengths are worked out without building either, and only the
+    /// shorter written, straight into `out` — the same bytes as building both.
+    private func appendColorTransition<Sink: ByteSink>(from current: Pen, to out: inout Sink) {
+        let foregroundChanges = foreground != current.foreground
+        let backgroundChanges = background != current.background
+        let foregroundLength = Self.colorLength(foreground, base: 30)
+        let backgroundLength = Self.colorLength(background, base: 40)
+        // Parameters joined by ";": the colours that change.
+        var incremental = -1
+        if foregroundChanges { incremental += 1 + foregroundLength }
+        if backgroundChanges { incremental += 1 + backgroundLength }
+        // "0", each attribute's ";n", each colour that is not the default's ";…"; nothing
+        // for the plain pen.
+        var reset = 0
+        if !(attributes.isEmpty && foreground == .default && background == .default) {
+            reset = 1 + 2 * (attributes.rawValue & 0xFF).nonzeroBitCount  // the codes, a digit each
+            if foreground != .default { reset += 1 + foregroundLength }
+            if background != .default { reset += 1 + backgroundLength }
+        }
+        out.appendCSI()
+        if incremental < reset {
+            if foregroundChanges { Self.appendColorParameters(foreground, base: 30, to: &out) }
+            if foregroundChanges && backgroundChanges { out.append(UInt8(ascii: ";")) }
+            if backgroundChanges { Self.appendColorParameters(background, base: 40, to: &out) }
+        } else if reset > 0 {
+            out.append(UInt8(ascii: "0"))
+            if !attributes.isEmpty {
+                for (attribute, on, _) in Self.codes where attributes.contains(attribute) {
+                    out.append(UInt8(ascii: ";"))
+                    out.appendDecimal(on)
+                }
+            }
+            if foreground != .default {
+                out.append(UInt8(ascii: ";"))
+                Self.appendColorParameters(foreground, base: 30, to: &out)
+            }
+            if background != .default {
+                out.append(UInt8(ascii: ";"))
+                Self.appendColorParameters(background, base: 40, to: &out)
+            }
+        }
+        out.append(UInt8(ascii: "m"))
+    }
+
+    /// Bytes of `appendColorParameters(color, base:)`.
+    private static func colorLength(_ color: CellColor, base: Int) -> Int {
+        switch color {
+        case .default: 2
+        case .indexed(let n) where n < 8: 2
+        case .indexed(let n) where n < 16: decimalDigits(base + 60)
+        case .indexed(let n): 5 + decimalDigits(Int(n))
+        case let .rgb(r, g, b): 7 + decimalDigits(Int(r)) + decimalDigits(Int(g)) + decimalDigits(Int(b))
         }
     }
 
@@ -120,23 +180,35 @@ struct Pen: Equatable, Sendable {
     /// and 90–97/100–107 for the first 16 colours (shorter than 38;5;n and read by every
     /// terminal), 38;5;n/48;5;n, 38;2;r;g;b/48;2;r;g;b.
     private static func appendColor(_ color: CellColor, base: Int, to p: inout ByteCursor) {
+        if p.count > 0 { p.append(UInt8(ascii: ";")) }
+        appendColorParameters(color, base: base, to: &p)
+    }
+
+    /// The colour's parameters, joined by ";", without one before them.
+    private static func appendColorParameters<Sink: ByteSink>(_ color: CellColor, base: Int, to p: inout Sink) {
         switch color {
         case .default:
-            appendParameter(base + 9, to: &p)
+            p.appendDecimal(base + 9)
         case .indexed(let n) where n < 8:
-            appendParameter(base + Int(n), to: &p)
+            p.appendDecimal(base + Int(n))
         case .indexed(let n) where n < 16:
-            appendParameter(base + 60 + Int(n) - 8, to: &p)
+            p.appendDecimal(base + 60 + Int(n) - 8)
         case .indexed(let n):
-            appendParameter(base + 8, to: &p)
-            appendParameter(5, to: &p)
-            appendParameter(Int(n), to: &p)
+            p.appendDecimal(base + 8)
+            p.append(UInt8(ascii: ";"))
+            p.append(UInt8(ascii: "5"))
+            p.append(UInt8(ascii: ";"))
+            p.appendDecimal(Int(n))
         case let .rgb(r, g, b):
-            appendParameter(base + 8, to: &p)
-            appendParameter(2, to: &p)
-            appendParameter(Int(r), to: &p)
-            appendParameter(Int(g), to: &p)
-            appendParameter(Int(b), to: &p)
+            p.appendDecimal(base + 8)
+            p.append(UInt8(ascii: ";"))
+            p.append(UInt8(ascii: "2"))
+            p.append(UInt8(ascii: ";"))
+            p.appendDecimal(Int(r))
+            p.append(UInt8(ascii: ";"))
+            p.appendDecimal(Int(g))
+            p.append(UInt8(ascii: ";"))
+            p.appendDecimal(Int(b))
         }
     }
 }

@@ -56,17 +56,17 @@ public struct ScreenWriter: Sendable {
         guard isInSync, damage.size == size, damage.cellCount < cells - cells / 64 else {
             return fullRedraw(next, cursor: cursor)
         }
-        var encoder = FrameEncoder(width: size.width, depth: depth, state: state)
+        var encoder = startFrame()
         let screen = next.rowMajorCells
         screen.withUnsafeBufferPointer { encoder.encodeDamage($0, damage) }
-        if encoder.body.isEmpty && cursor == state.cursorRequest && state.cursorVisible == (cursor != nil) {
+        if encoder.bodyCount == 0 && cursor == state.cursorRequest && state.cursorVisible == (cursor != nil) {
             return []
         }
         // Past one byte per cell, redrawing everything may be the shorter way.
-        if encoder.body.count > cells {
-            var full = FrameEncoder(width: size.width, depth: depth, state: state)
+        if encoder.bodyCount > cells {
+            var full = startFrame()
             full.encodeFullRedraw(screen, height: size.height)
-            if full.body.count < encoder.body.count { encoder = full }
+            if full.bodyCount < encoder.bodyCount { encoder = full }
         }
         return finish(encoder, cursor: cursor)
     }
@@ -76,7 +76,7 @@ public struct ScreenWriter: Sendable {
     /// first frame, after a resize, and after `invalidate()`.
     public mutating func fullRedraw(_ next: Surface, cursor: Point? = nil) -> [UInt8] {
         if next.size != size { resize(to: next.size) }
-        var encoder = FrameEncoder(width: size.width, depth: depth, state: state)
+        var encoder = startFrame()
         encoder.encodeFullRedraw(next.rowMajorCells, height: size.height)
         return finish(encoder, cursor: cursor)
     }
@@ -95,28 +95,33 @@ public struct ScreenWriter: Sendable {
         state = TerminalState()
     }
 
-    /// Wraps the encoded body in the synchronized update and the cursor handling, and
-    /// takes on the state the terminal will have after it.
-    private mutating func finish(_ encoder: FrameEncoder, cursor: Point?) -> [UInt8] {
-        var encoder = encoder
-        var out: [UInt8] = []
-        out.reserveCapacity(encoder.body.count + 32)
-        out.appendASCII("\u{1B}[?2026h")
-        if state.cursorVisible != false { out.appendASCII("\u{1B}[?25l") }
-        out.append(contentsOf: encoder.body)
+    /// An encoder whose bytes start with the frame's opening — the synchronized update
+    /// begun, the cursor hidden unless known hidden — so that the body is encoded straight
+    /// into the frame, not copied into it (22 KB a frame when every cell changes).
+    private func startFrame() -> FrameEncoder {
+        var encoder = FrameEncoder(width: size.width, depth: depth, state: state)
+        encoder.body.appendASCII("\u{1B}[?2026h")
+        if state.cursorVisible != false { encoder.body.appendASCII("\u{1B}[?25l") }
+        encoder.bodyStart = encoder.body.count
+        return encoder
+    }
+
+    /// Ends the frame `startFrame` began: the cursor handling and the synchronized update's
+    /// end; takes on the state the terminal will have after it.
+    private mutating func finish(_ encoder: consuming FrameEncoder, cursor: Point?) -> [UInt8] {
         if let cursor {
             let x = min(max(cursor.x, 0), max(size.width - 1, 0))
             let y = min(max(cursor.y, 0), max(size.height - 1, 0))
-            CursorMotion.append(from: encoder.state.cursor, x: x, y: y, to: &out)
+            CursorMotion.append(from: encoder.state.cursor, x: x, y: y, to: &encoder.body)
             encoder.state.cursor = CursorPosition(x: x, y: y)
-            out.appendASCII("\u{1B}[?25h")
+            encoder.body.appendASCII("\u{1B}[?25h")
         }
-        out.appendASCII("\u{1B}[?2026l")
+        encoder.body.appendASCII("\u{1B}[?2026l")
         state = encoder.state
         state.cursorVisible = cursor != nil
         state.cursorRequest = cursor
         isInSync = true
-        return out
+        return encoder.body
     }
 }
 
@@ -130,13 +135,18 @@ struct TerminalState: Sendable {
     var cursorRequest: Point?
 }
 
-/// Encodes one frame's body (without the synchronized-update brackets): cursor moves,
-/// SGR and glyphs, tracking the terminal's state as it goes.
+/// Encodes one frame's body (after the opening `ScreenWriter.startFrame` put in `body`):
+/// cursor moves, SGR and glyphs, tracking the terminal's state as it goes.
 struct FrameEncoder {
     let width: Int
     let depth: ColorDepth
     var state: TerminalState
     var body: [UInt8] = []
+    /// Where the body starts in `body`, after the frame's opening.
+    var bodyStart = 0
+
+    /// Bytes of the body alone.
+    var bodyCount: Int { body.count - bodyStart }
 
     /// Unchanged cells the cursor may be moved over by rewriting them: beyond this the
     /// escape sequences (at most CSI nnn C) are always shorter.
@@ -173,72 +183,137 @@ struct FrameEncoder {
     /// cell's pen only where its style differs from the last one written and moves the
     /// cursor only where a skipped blank left it behind: with every cell written, this
     /// is the whole cost of a frame that changed every cell (`trellis bench compose`).
-    /// Pens and glyphs go through a `ByteCursor` on the stack, copied into `body` a few
-    /// kilobytes at a time and before each cursor move (which writes to `body`).
+    ///
+    /// Styles are compared as `StyleBits`, and a change of style is worked out once per
+    /// pair of styles in the frame (`PenTransitions`), then copied. Pens and glyphs go
+    /// through a `ByteCursor` on the stack, copied into `body` a few kilobytes at a time
+    /// and before each cursor move (which writes to `body`).
     mutating func encodeFullRedraw(_ cells: [Cell], height: Int) {
         // Room for a glyph and a colour change every few cells, so that a screen of
         // many colours is not copied to a larger buffer as it grows.
-        body.reserveCapacity(width * height * 2 + 64)
+        body.reserveCapacity(body.count + width * height * 2 + 64)
         body.appendASCII("\u{1B}[m\u{1B}[H\u{1B}[2J")
         state.pen = .plain
         state.cursor = CursorPosition(x: 0, y: 0)
         cells.withUnsafeBufferPointer { cells in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.chunkBytes) { memory in
-                var out = ByteCursor(memory)
-                // The cell whose style the pen was last set from (the plain pen at first).
-                var styled = Cell(scalar: 0x20, foreground: .default, background: .default, attributes: [])
-                var penIsPlain = true
-                var cursorX = 0, cursorY = 0
-                for y in 0..<height {
-                    let rowStart = y * width
-                    var x = 0
-                    while x < width {
-                        let i = rowStart + x
-                        let cell = cells[i]
-                        let span = Self.span(cells, i, x: x, width: width)
-                        let sameStyle = cell.foreground == styled.foreground && cell.background == styled.background
-                            && cell.attributes == styled.attributes
-                        var pen: Pen?
-                        if !sameStyle { pen = Pen(cell, depth: depth) }
-                        if span == 1 && cell.scalar == 0x20 && (pen.map { $0 == .plain } ?? penIsPlain) {
-                            x += 1
-                            continue
-                        }
-                        // The cursor's column is kept here, -1 where unknown, and in `state`
-                        // only around a move, which reads and sets it there.
-                        if cursorX != x || cursorY != y {
-                            body.append(contentsOf: out.written)
-                            out.removeAll()
-                            state.cursor = CursorPosition(x: cursorX >= 0 ? cursorX : nil, y: cursorY)
-                            moveCursor(cells, rowStart: rowStart, x: x, y: y)
-                            cursorX = state.cursor.x ?? -1
-                            cursorY = state.cursor.y ?? -1
-                        }
-                        if out.room < Self.maxCellBytes {
-                            body.append(contentsOf: out.written)
-                            out.removeAll()
-                        }
-                        if let pen {
-                            pen.appendTransition(from: state.pen, to: &out)
-                            state.pen = pen
-                            styled = cell
-                            penIsPlain = pen == .plain
-                        }
-                        if span == 1 && cell.scalar >= 0x20 && cell.scalar < 0x7F {
-                            // Printable ASCII, most of any screen: one byte, one column.
-                            out.append(UInt8(truncatingIfNeeded: cell.scalar))
-                        } else {
-                            Self.appendGlyph(cell.scalar, span: span, to: &out)
-                        }
-                        // After the last column the cursor waits for a wrap (see `writeGlyph`).
-                        cursorX = x + span < width ? x + span : -1
-                        x += span
-                    }
+            withUnsafeTemporaryAllocation(of: PenTransitions.Entry.self, capacity: PenTransitions.slots) { slots in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.chunkBytes) { memory in
+                    encodeFullRedraw(cells, height: height, transitions: PenTransitions(slots), out: ByteCursor(memory))
                 }
-                body.append(contentsOf: out.written)
-                state.cursor = CursorPosition(x: cursorX >= 0 ? cursorX : nil, y: cursorY)
             }
         }
+    }
+
+    private mutating func encodeFullRedraw(
+        _ cells: UnsafeBufferPointer<Cell>, height: Int, transitions: PenTransitions, out: consuming ByteCursor
+    ) {
+        let bits = StyleBits.Reader(cells)
+        // The style the pen was last set from (the plain pen at first), as bits. Equal
+        // bits are the same style; different bits are taken as a change of style, which
+        // writes nothing when the pen stays the same.
+        var styledBits = withUnsafePointer(to: Cell()) { StyleBits.Reader(UnsafeBufferPointer(start: $0, count: 1))(0) }
+        var penIsPlain = true
+        var cursorX = 0, cursorY = 0
+        for y in 0..<height {
+            let rowStart = y * width
+            var x = 0
+            while x < width {
+                // Where the cursor is already: the cells a byte each in the pen the
+                // terminal has, most of a screen, in a loop of their own.
+                if cursorX == x && cursorY == y {
+                    let n = Self.appendRun(
+                        cells, rowStart: rowStart, from: x, width: width, bits: bits, style: styledBits,
+                        skippingBlanks: penIsPlain, to: &out)
+                    if n > 0 {
+                        x += n
+                        cursorX = x < width ? x : -1
+                        continue
+                    }
+                }
+                let i = rowStart + x
+                let cell = cells[i]
+                let span = Self.span(cells, i, x: x, width: width)
+                let cellBits = bits(i)
+                // A change of style: kept from earlier in the frame, or its pen to work out.
+                var kept: PenTransitions.Entry?
+                var pen: Pen?
+                var nextIsPlain = penIsPlain
+                if cellBits != styledBits {
+                    kept = transitions.find(from: styledBits, to: cellBits)
+                    if let kept {
+                        nextIsPlain = kept.penIsPlain
+                    } else {
+                        pen = Pen(cell, depth: depth)
+                        nextIsPlain = pen == .plain
+                    }
+                }
+                if span == 1 && cell.scalar == 0x20 && nextIsPlain {
+                    x += 1
+                    continue
+                }
+                // The cursor's column is kept here, -1 where unknown, and in `state` only
+                // around a move, which reads and sets it there.
+                if cursorX != x || cursorY != y {
+                    body.append(contentsOf: out.written)
+                    out.removeAll()
+                    state.cursor = CursorPosition(x: cursorX >= 0 ? cursorX : nil, y: cursorY)
+                    moveCursor(cells, rowStart: rowStart, x: x, y: y)
+                    cursorX = state.cursor.x ?? -1
+                    cursorY = state.cursor.y ?? -1
+                }
+                if out.room < Self.maxCellBytes {
+                    body.append(contentsOf: out.written)
+                    out.removeAll()
+                }
+                if let kept {
+                    out.append(kept.bytes, count: kept.count)
+                    state.pen = kept.pen
+                } else if let pen {
+                    let start = out.count
+                    pen.appendTransition(from: state.pen, to: &out)
+                    transitions.keep(from: styledBits, to: cellBits, pen: pen, bytes: out.written(since: start))
+                    state.pen = pen
+                }
+                styledBits = cellBits
+                penIsPlain = nextIsPlain
+                if span == 1 && cell.scalar >= 0x20 && cell.scalar < 0x7F {
+                    // Printable ASCII, most of any screen: one byte, one column.
+                    out.append(UInt8(truncatingIfNeeded: cell.scalar))
+                } else {
+                    Self.appendGlyph(cell.scalar, span: span, to: &out)
+                }
+                // After the last column the cursor waits for a wrap (see `writeGlyph`).
+                cursorX = x + span < width ? x + span : -1
+                x += span
+            }
+        }
+        body.append(contentsOf: out.written)
+        state.cursor = CursorPosition(x: cursorX >= 0 ? cursorX : nil, y: cursorY)
+    }
+
+    /// From column x of the row at `rowStart`, the cells in the style whose bits are
+    /// `style` (the pen the terminal has) that are printable ASCII, one column each — not
+    /// the lead of a wide pair, and not a blank when `skippingBlanks` (in the plain pen, a
+    /// redraw leaves blanks to the erase) — written a byte each, as many as `out` has room
+    /// for; how many. For `encodeFullRedraw`, whose per-cell step this is for these cells,
+    /// without its pen, cursor and room checks.
+    private static func appendRun(
+        _ cells: UnsafeBufferPointer<Cell>, rowStart: Int, from x: Int, width: Int, bits: StyleBits.Reader,
+        style: StyleBits, skippingBlanks: Bool, to out: inout ByteCursor
+    ) -> Int {
+        let lowest: UInt32 = skippingBlanks ? 0x21 : 0x20
+        let end = min(width, x + out.room)
+        var k = x
+        while k < end {
+            let i = rowStart &+ k
+            let scalar = cells[i].scalar
+            guard scalar >= lowest && scalar < 0x7F, bits(i) == style,
+                k &+ 1 == width || cells[i &+ 1].scalar != Cell.continuation
+            else { break }
+            out.append(UInt8(truncatingIfNeeded: scalar))
+            k &+= 1
+        }
+        return k - x
     }
 
     /// What `encodeFullRedraw` copies into `body` at a time.

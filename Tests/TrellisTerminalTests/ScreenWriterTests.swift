@@ -267,4 +267,27 @@ extension ScreenWriter {
         _ = s.takeDamage()
         #expect(shown(w.frame(s, damage: .all(Size(width: 3, height: 1)))) == begin + "␛[m␛[H␛[2Jabc" + end)
     }
+
+    /// Issue 20 (`trellis bench compose`): a redraw works out each change of style once
+    /// and copies it when the same change comes again. The copies are the bytes working
+    /// it out gives: colours alone as the shorter of reset-and-set and the change, back to
+    /// the plain pen as CSI m, and styles that differ but write the same pen at this
+    /// depth no SGR at all — however often each change comes.
+    @Test func aRedrawWritesEachRepeatedChangeOfStyleAsTheFirst() {
+        var s = Surface(size: Size(width: 16, height: 2))
+        let red = Style(foreground: .indexed(1)), green = Style(foreground: .indexed(2))
+        let onBlue = Style(foreground: .indexed(1), background: .indexed(4))
+        // (205, 0, 0) is red's own colour in 16 colours: another style, the same pen.
+        let alsoRed = Style(foreground: .rgb(205, 0, 0))
+        for (k, style) in [red, green, red, green, onBlue, red, .plain, red].enumerated() {
+            s.put("ab", at: Point(x: 2 * k, y: 0), style: style)
+        }
+        for (k, style) in [red, alsoRed, red, alsoRed].enumerated() {
+            s.put("cd", at: Point(x: 2 * k, y: 1), style: style)
+        }
+        var w = ScreenWriter(size: s.size, depth: .ansi16)
+        let row0 = "␛[31mab␛[32mab␛[31mab␛[32mab␛[31;44mab␛[49mab␛[mab␛[31mab"
+        let row1 = "cdcdcdcd"
+        #expect(shown(w.frame(of: &s)) == begin + "␛[?25l␛[m␛[H␛[2J" + row0 + "\\r\\n" + row1 + end)
+    }
 }
