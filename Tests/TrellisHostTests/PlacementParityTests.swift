@@ -235,6 +235,29 @@ extension MultiProcessTests {
             #expect(logs[.actor] == logs[.inline])
         }
 
+        /// Issue 20 (docs/LIFECYCLE.md, "Touches read together"): a click whose press and
+        /// release are read in one piece goes to an actor or process child in one call of
+        /// two messages, and to an inline one a touch at a time — with the same callbacks,
+        /// in the same order, as the two touches one after the other give.
+        @Test(.timeLimit(.minutes(1)))
+        func aClickReadInOnePieceGivesTheSameCallbackLogInEveryPlacement() async throws {
+            var logs: [ChildPlacement: [String]] = [:]
+            for placement in ChildPlacement.all(chaining: false) {
+                let run = try await ParityRun(placement)
+                run.window.makeKeyAndVisible()
+                let click = [TouchInput.Phase.began, .ended].map { TouchInput(phase: $0, x: 3, y: 3, timestamp: 1) }
+                let answers = run.root.handleTouches(click, from: run.root)
+                #expect(answers.count == 2 && answers.allSatisfy { $0 == nil }, "\(placement): \(answers)")
+                logs[placement] = await run.callbacks()
+                #expect(run.container.requestsAnswered == ["leave"], "\(placement)")
+                #expect(run.container.children.isEmpty, "\(placement)")
+                await run.stop()
+            }
+            #expect(logs[.inline]?.last == "Child.didMove(toParent: nil)", "\(logs[.inline] ?? [])")
+            #expect(logs[.ownProcess] == logs[.inline])
+            #expect(logs[.actor] == logs[.inline])
+        }
+
         // MARK: - Issue 23: containers, swaps, resizes and laziness in every placement
 
         /// Container ▸ Tabs ▸ (Nav ▸ NavRoot, TabB), Tabs placed: a container in another
