@@ -2,28 +2,33 @@ import ArgumentParser
 import Foundation
 import TrellisCanvas
 import TrellisControllers
+import TrellisSeeds
 import TrellisViews
 import TrellisWire
 
 /// `trellis bench render`: the per-frame drawing costs a host and the compositor pay for
 /// a small change, each timed alone on one thread: a window of three nested controllers
 /// making its next frame after one label changed — beside the same window composed whole
-/// for each frame, its baseline — 16 layers composed on a big screen, and a screen read
-/// back as text (the headless compositor's `await-text` check).
+/// for each frame, its baseline — what seed 000's host does for a tap on its circle (the
+/// demo's tap, issue 20), 16 layers composed on a big screen, and a screen read back as
+/// text (the headless compositor's `await-text` check).
 ///
 /// Only the window has a baseline in the same run; the other figures are what a change
 /// to the canvas is judged by, before and after, on the same machine.
 struct RenderBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Time a window's frame after a one-label change (vs composing it whole), 16 layers composed, Surface.text.",
+        abstract: "Time a window's frame after a one-label change (vs composing it whole), seed 000's tap, 16 layers composed, Surface.text.",
         discussion: """
             window: an 80x24 Window holding a root controller, its child and its grandchild, \
             each a bordered, coloured view with labels; per frame the grandchild's 20-cell \
             label flips between two texts and the window makes its next frame: Window.takeFrame, \
             what a host sends, which redraws and recomposes only the rows that changed since the last frame; the \
             baseline, in the same run on a second such window, composes the whole window with \
-            compose(into:) and takes the frame from that screen. layers: 16 surfaces (a 200x60 root and 15 50x15 \
+            compose(into:) and takes the frame from that screen. tap: seed 000 and its circle in a \
+            79x20 window (its viewport in the demo), with a key-command listener as a child host has; \
+            per tap a touch began and a touch ended on the circle, each followed by the window's \
+            frame, as its host handles the demo's tap (the label's count changes). layers: 16 surfaces (a 200x60 root and 15 50x15 \
             tiles), every cell a coloured character, composed into one 200x60 screen; \
             'same' composes the same layers again (nothing changes), 'flip' alternates two \
             layer sets that differ in every cell (the compose is timed, the frame taken after it not). text: Surface.text of an 80x24 screen of \
@@ -33,12 +38,13 @@ struct RenderBench: AsyncParsableCommand {
     )
 
     @Option(help: "Frames per round for the window workload.") var windowFrames = 2_000
+    @Option(help: "Taps per round for the tap workload.") var taps = 2_000
     @Option(help: "Compositions per round for the layers workloads.") var layerFrames = 300
     @Option(help: "Reads per round for the text workload.") var textReads = 3_000
     @Option(help: "Measured rounds; the best counts.") var rounds = 3
 
     func validate() throws {
-        guard windowFrames >= 1, layerFrames >= 2, textReads >= 1, rounds >= 1 else {
+        guard windowFrames >= 1, taps >= 1, layerFrames >= 2, textReads >= 1, rounds >= 1 else {
             throw ValidationError("counts and --rounds must be positive (--layer-frames at least 2)")
         }
     }
@@ -46,6 +52,7 @@ struct RenderBench: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         let window = RenderWindowWorkload(), wholeWindow = RenderWindowWorkload()
+        let tap = RenderTapWorkload()
         let layers = RenderLayersWorkload()
         let text = RenderTextWorkload()
         // One short warm-up round, then the measured ones; the best round counts (the one
@@ -56,6 +63,7 @@ struct RenderBench: AsyncParsableCommand {
             let figures: [(String, Double)] = [
                 ("window_frame_us", window.measure(frames: max(1, windowFrames / scale), whole: false)),
                 ("window_whole_us", wholeWindow.measure(frames: max(1, windowFrames / scale), whole: true)),
+                ("tap_us", tap.measure(taps: max(1, taps / scale))),
                 ("layers_same_us", layers.measure(frames: max(2, layerFrames / scale), flip: false)),
                 ("layers_flip_us", layers.measure(frames: max(2, layerFrames / scale), flip: true)),
                 ("text_us", text.measure(reads: max(1, textReads / scale))),
@@ -69,12 +77,13 @@ struct RenderBench: AsyncParsableCommand {
         print("    Window.takeFrame:                                                        \(figure(best["window_frame_us"]!, 2))")
         print("    baseline, compose(into:) the whole window, then take the frame:          \(figure(best["window_whole_us"]!, 2))"
             + "   ratio \(figure(windowRatio, 3))")
+        print("  seed 000's host, a tap on its circle (2 touches, 2 frames):                 \(figure(best["tap_us"]!, 2))")
         print("  Composition.compose 16 layers on 200x60, nothing changed:                  \(figure(best["layers_same_us"]!, 2))")
         print("  Composition.compose 16 layers on 200x60, every cell changed:               \(figure(best["layers_flip_us"]!, 2))")
         print("  Surface.text 80x24:                                                        \(figure(best["text_us"]!, 2))")
         print("bench=render " + ["window_frame_us", "window_whole_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " ")
             + " ratio=\(figure(windowRatio, 3)) "
-            + ["layers_same_us", "layers_flip_us", "text_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " "))
+            + ["tap_us", "layers_same_us", "layers_flip_us", "text_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " "))
     }
 }
 
@@ -170,6 +179,52 @@ private final class RenderWindowWorkload {
         }
         precondition(sent >= frames, "a label change produced no damage")
         return Double(total) / 1e3 / Double(frames)
+    }
+}
+
+/// Seed 000 in its host's window: the circle's tap as the demo's tap reaches it.
+@MainActor
+private final class RenderTapWorkload {
+    let window = Window(size: Size(width: 79, height: 20))
+    let seed = Seed000(registry: RenderTapWorkload.registry())
+    var told: [KeyCommand.Summary]?
+    var number: UInt32 = 0
+
+    static func registry() -> ControllerRegistry {
+        let registry = ControllerRegistry()
+        SeedControllers.register(in: registry)
+        return registry
+    }
+
+    init() {
+        window.rootViewController = seed
+        // A child host tells its parent when the tree's key commands change (ChildHost).
+        window.keyCommandsObserver = { [unowned self] commands in
+            guard commands != told else { return }
+            told = commands
+        }
+        window.makeKeyAndVisible()
+        _ = window.takeFrame(number: 0)
+    }
+
+    /// Thread CPU µs per tap: two touches, each followed by the window's frame.
+    func measure(taps: Int) -> Double {
+        guard let circle = seed.circle?.view, let root = circle.superview else { preconditionFailure("seed 000 has no circle") }
+        let frame = circle.frame
+        let at = root.convert(Point(x: frame.minX + frame.width / 2, y: frame.minY + frame.height / 2), to: window.rootView)
+        var sent = 0
+        let us = cpuMicroseconds(per: taps) {
+            for _ in 0..<taps {
+                for phase in [TouchInput.Phase.began, .ended] {
+                    window.touch(phase, at: at)
+                    window.tick()
+                    number &+= 1
+                    sent += window.takeFrame(number: number)?.damage.count ?? 0
+                }
+            }
+        }
+        precondition(sent >= taps, "a tap on the circle changed nothing")
+        return us
     }
 }
 
