@@ -33,16 +33,33 @@ extension Window {
     /// `keyCommandsObserver`. The window calls it when focus moves and after each key and
     /// touch; call it after changing what `keyCommands` returns.
     public func refreshKeyCommandFooters() {
+        let footers = keyCommandFooters
+        guard !footers.isEmpty || keyCommandsObserver != nil else { return }
+        let commands = activeKeyCommands
+        for f in footers { f.commands = commands }
+        keyCommandsObserver?(commands)
+    }
+
+    /// Every `KeyCommandFooter` in the window's tree. Found by walking the tree only when a
+    /// view joined or left one since (`View.treeChanges`): this runs after every input, in
+    /// every host, and the tree seldom changes between two.
+    var keyCommandFooters: [KeyCommandFooter] {
+        if let found = footersFound, found.at == View.treeChanges {
+            return found.footers.compactMap(\.footer)
+        }
         var footers: [KeyCommandFooter] = []
         func find(_ v: View) {
             if let f = v as? KeyCommandFooter { footers.append(f) }
             for s in v.subviews { find(s) }
         }
         find(rootView)
-        guard !footers.isEmpty || keyCommandsObserver != nil else { return }
-        let commands = activeKeyCommands
-        for f in footers { f.commands = commands }
-        keyCommandsObserver?(commands)
+        footersFound = (View.treeChanges, footers.map { WeakFooter(footer: $0) })
+        return footers
+    }
+
+    /// Weak: a footer that left the tree is not kept alive by the list it was found in.
+    struct WeakFooter {
+        weak var footer: KeyCommandFooter?
     }
 
     private static func name(of responder: Responder) -> String {

@@ -198,6 +198,10 @@ public final class Window {
     /// `animator.changes` when the last frame was composed.
     var framedAnimatorAt: UInt64 = 0
 
+    // The footers (ActiveKeyCommands.swift).
+    /// The footers in the tree when `View.treeChanges` was `at`.
+    var footersFound: (at: UInt64, footers: [WeakFooter])?
+
     // The render cache (Window+Rendering.swift).
     /// The window's own layer, kept between compositions (as each controller keeps its
     /// surface): the renderer clears and redraws it whole, so only its buffers carry over,

@@ -109,6 +109,7 @@ open class View: Responder {
             view.removeFromSuperview(notifying: false)
             subviews.insert(view, at: min(max(0, index), subviews.count))
             view.superview = self
+            View.treeChanges &+= 1
             view.didMoveToSuperview()
             view.owner?.rootViewDidMove(from: old)
             // Moved within its window it keeps focus, as in UIKit; into another tree, it
@@ -145,6 +146,7 @@ open class View: Responder {
         LayoutConstraint.deactivateConstraints(crossing: self)
         parent.subviews.removeAll { $0 === self }
         superview = nil
+        View.treeChanges &+= 1
         parent.setNeedsLayout()
         didMoveToSuperview()
         if notifying { owner?.rootViewDidMove(from: parent) }
@@ -331,6 +333,11 @@ open class View: Responder {
     /// was, every controller's viewport is where it was, so a window can recompose the
     /// layers it kept without walking the tree for them again.
     public private(set) static var arrangementChanges: UInt64 = 0
+
+    /// A count, for the whole process, that moves whenever a view joins or leaves a
+    /// superview. While it stays where it was, every tree holds the views it held: a
+    /// window finds its footers again only when it moved (`Window.refreshKeyCommandFooters`).
+    public private(set) static var treeChanges: UInt64 = 0
 
     public func setNeedsLayout() {
         View.changes &+= 1

@@ -184,6 +184,36 @@ import TrellisWire
         #expect(window.compose().text.split(separator: "\n").last.map(String.init)?.hasPrefix("q Quit") == true)
     }
 
+    /// Issue 20: the window finds its footers again only when a view joined or left a tree
+    /// (`View.treeChanges`), not after every input; a footer added or removed in between
+    /// is still seen.
+    @Test func aFooterThatJoinsTheTreeLaterListsTheCommandsAndOneThatLeftIsNoLongerSet() {
+        let journal = Journal()
+        let (window, parent, _, pad) = tree(journal)
+        parent.commands = [KeyCommand(Key(text: "q"), title: "Quit") {}]
+        let first = KeyCommandFooter(frame: Rect(x: 0, y: 18, width: 60, height: 1))
+        parent.view.addSubview(first)
+        window.refreshKeyCommandFooters()
+        #expect(first.commands.map(\.title) == ["Quit"])
+
+        let second = KeyCommandFooter(frame: Rect(x: 0, y: 19, width: 60, height: 1))
+        parent.view.addSubview(second)
+        parent.commands = [KeyCommand(Key(text: "s"), title: "Save") {}]
+        window.refreshKeyCommandFooters()
+        #expect(first.commands.map(\.title) == ["Save"])
+        #expect(second.commands.map(\.title) == ["Save"])
+
+        first.removeFromSuperview()
+        pad.resignFirstResponder()
+        parent.commands = [KeyCommand(Key(text: "x"), title: "Exit") {}]
+        window.refreshKeyCommandFooters()
+        #expect(first.commands.map(\.title) == ["Save"])
+        #expect(second.commands.map(\.title) == ["Exit"])
+        weak let gone = first
+        _ = consume first
+        #expect(gone == nil, "the window's list of footers keeps none alive")
+    }
+
     @Test func theLogNamesAPasteByItsSizeNotItsText() {
         #expect(Key(text: String(repeating: "x", count: 4000), modifiers: .paste).summary == "paste of 4000 bytes")
         #expect(Key(text: String(repeating: "語", count: 40)).summary == String(repeating: "語", count: 32) + "… (40 characters)")
