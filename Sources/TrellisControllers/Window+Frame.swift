@@ -34,11 +34,12 @@ extension Window {
     /// would draw whole; a label's change recomposes one row, not the window. Any other
     /// change composes everything. Either way the screen ends up as `compose()` draws it.
     ///
-    /// While no view asked for layout or moved (`View.arrangementChanges` stayed) and no
+    /// While no view moved (`View.arrangementChanges` stayed, after layout) and no
     /// animation ran, the layers are the ones the last frame composed, in the same places:
     /// they are kept, and only the domains that asked to be redrawn are, without walking
     /// the tree for viewports again — the work a label's change costs its host before the
-    /// frame goes out.
+    /// frame goes out, even when the label asked for layout (its new text as wide as the
+    /// old moves nothing).
     public func takeFrame(number: UInt32) -> FrameUpdate? {
         // Only this frame's: a frame that arranges nothing lifts and declares nothing.
         liftedFrames = []
@@ -63,6 +64,8 @@ extension Window {
             framed.damageAll()
             framedPlaces = nil
         }
+        // Laid out first: what only asked for layout may have moved nothing.
+        rootView.layoutIfNeeded()
         if !animated, let places = framedPlaces, let kept = framedOwners, kept.at == View.arrangementChanges,
             let arrangement = redraw(places, owners: kept.owners)
         {

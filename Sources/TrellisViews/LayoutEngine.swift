@@ -43,7 +43,29 @@ final class LayoutEngine {
 
     init(root: View) { self.root = root }
 
-    func invalidate() { dirty = true }
+    func invalidate() {
+        dirty = true
+        intrinsicMayHaveChanged.removeAll()
+    }
+
+    /// Views whose intrinsic content size may have changed since the last solve while
+    /// nothing else in the domain did: a label's new text, most often as wide as the old.
+    /// The next solve is skipped when each still wants the size it is in the solver with.
+    private var intrinsicMayHaveChanged: [View] = []
+
+    func invalidateIntrinsicSize(of view: View) {
+        guard !dirty else { return }
+        intrinsicMayHaveChanged.append(view)
+    }
+
+    /// Whether every view in `intrinsicMayHaveChanged` wants the size the solver has for
+    /// it (none, if it had none): solving again would then find the same frames.
+    private var intrinsicSizesStand: Bool {
+        intrinsicMayHaveChanged.allSatisfy { v in
+            guard let entry = intrinsic[ObjectIdentifier(v)] else { return v.intrinsicContentSize == nil }
+            return entry.0 === v && v.intrinsicContentSize == entry.1
+        }
+    }
 
     /// Views in the domain, top down; foreign roots included as leaves.
     private func domain() -> [View] {
@@ -58,6 +80,8 @@ final class LayoutEngine {
     }
 
     func solveIfNeeded() {
+        if !dirty, !intrinsicMayHaveChanged.isEmpty, !intrinsicSizesStand { dirty = true }
+        intrinsicMayHaveChanged.removeAll(keepingCapacity: true)
         guard dirty else { return }
         dirty = false
         let views = domain()

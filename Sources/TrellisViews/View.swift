@@ -209,7 +209,7 @@ open class View: Responder {
     public var borderColor: CellColor = .default { didSet { setNeedsDisplay() } }
     /// A corner radius of at least half the shorter side makes the view an ellipse
     /// (seed 000's circle); smaller radii are not drawn, a cell has no finer corner.
-    public var cornerRadius = 0 { didSet { setNeedsDisplay() } }
+    public var cornerRadius = 0 { didSet { if cornerRadius != oldValue { setNeedsDisplay() } } }
 
     /// The style text and borders of this view use; `focusedAttributes` while focused.
     public var style: Style {
@@ -319,7 +319,12 @@ open class View: Responder {
     /// added later that uses the view solves them anyway.
     public func invalidateIntrinsicContentSize() {
         guard layoutVariables != nil else { return }
-        invalidateLayoutEngine()
+        // Laid out again either way (a label's new text lays its domain out, as in UIKit),
+        // but solved again only if the size changed (`LayoutEngine.solveIfNeeded`).
+        let root = layoutRoot
+        root.layoutEngine.invalidateIntrinsicSize(of: self)
+        root.setNeedsLayout()
+        if root === self, let parent = root.superview { parent.layoutRoot.layoutEngine.invalidateIntrinsicSize(of: self) }
     }
 
     /// A count, for the whole process, that moves whenever any view asks for layout or
@@ -327,11 +332,12 @@ open class View: Responder {
     /// that composed at one count has nothing new to compose while it stays there.
     public private(set) static var changes: UInt64 = 0
 
-    /// A count, for the whole process, that moves whenever a view asks for layout or
-    /// changes where things are drawn — a frame, bounds, visibility, clipping, the tree —
-    /// but not for a change of content alone (`setNeedsDisplay`). While it stays where it
-    /// was, every controller's viewport is where it was, so a window can recompose the
-    /// layers it kept without walking the tree for them again.
+    /// A count, for the whole process, that moves whenever a view changes where things are
+    /// drawn — a frame, bounds, visibility, clipping, the tree — but not for a change of
+    /// content alone (`setNeedsDisplay`), nor for a request for layout (`setNeedsLayout`),
+    /// which moves it only if the layout moves something. While it stays where it was
+    /// after layout, every controller's viewport is where it was, so a window can
+    /// recompose the layers it kept without walking the tree for them again.
     public private(set) static var arrangementChanges: UInt64 = 0
 
     /// A count, for the whole process, that moves whenever a view joins or leaves a
@@ -341,7 +347,6 @@ open class View: Responder {
 
     public func setNeedsLayout() {
         View.changes &+= 1
-        View.arrangementChanges &+= 1
         ViewChanges.changed()
         needsLayout = true
         // The pass starts at a layout root; an ancestor that does not need layout itself
@@ -393,8 +398,10 @@ open class View: Responder {
         let root = layoutRoot
         root.layoutEngine.invalidate()
         root.setNeedsLayout()
-        // A controller root that moved or resized changes its parent's domain too.
-        if root.superview != nil { root.superview!.layoutRoot.layoutEngine.invalidate() }
+        // A controller root that moved or resized changes its parent's domain too; a view
+        // inside it does not: the parent's constraints end at the root (a leaf there), and
+        // what is inside never sizes it (a label's new text re-solves only its own domain).
+        if root === self, let parent = root.superview { parent.layoutRoot.layoutEngine.invalidate() }
     }
 
     // MARK: Drawing

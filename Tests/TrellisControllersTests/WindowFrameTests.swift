@@ -66,6 +66,39 @@ import TrellisWire
         #expect(shown(receiver.copy).hasSuffix("\n      moved"))
     }
 
+    @Test("a label placed by constraints in a child: new text as wide as the old, then wider, then narrower — laid out each time, framed as a full composition draws it (issue 20)")
+    func aConstrainedLabelsNewTextIsFramedExactly() throws {
+        let window = Window(size: Size(width: 30, height: 7))
+        let root = ViewController(id: "Root")
+        let child = LayoutCountingController(id: "Child")
+        root.addChild(child)
+        root.view.addSubview(child.view)
+        child.view.pinEdges(to: root.view, insets: 1)
+        child.didMove(toParent: root)
+        let label = Label("tap me")
+        label.translatesAutoresizingMaskIntoConstraints = false
+        child.view.addSubview(label)
+        LayoutConstraint.activate([
+            label.centerXAnchor.constraint(equalTo: child.view.centerXAnchor),
+            label.centerYAnchor.constraint(equalTo: child.view.centerYAnchor),
+        ])
+        window.rootViewController = root
+        window.makeKeyAndVisible()
+        var receiver = Receiver(), n: UInt32 = 0
+        try receiver.take(window, &n)
+        for text in ["child ×1", "child ×2", "child ×10", "×3", "×4"] {
+            let laidOut = child.layouts
+            label.text = text
+            try receiver.take(window, &n)
+            // UIKit lays a label's domain out when its text changes, whatever its width.
+            #expect(child.layouts == laidOut + 1, "\(text)")
+            #expect(label.frame.width == text.count, "\(text)")
+            #expect(shown(receiver.copy) == shown(window.compose()), "\(text)")
+            #expect(shown(receiver.copy).contains(text))
+        }
+        #expect(child.view.frame == Rect(x: 1, y: 1, width: 28, height: 5))
+    }
+
     @Test("3,000 random changes: every frame leaves the receiver as a full composition draws it, every surface as drawn afresh")
     func randomChangesKeepTheReceiverExact() throws {
         var rng = SplitMix64(seed: 0x7E11_15)
@@ -116,6 +149,16 @@ final class OffsetLayoutView: View {
     override func layoutSubviews() {
         super.layoutSubviews()
         subviews.first?.frame = Rect(x: offset, y: 1, width: 10, height: 3)
+    }
+}
+
+/// Counts its `viewDidLayoutSubviews`.
+@MainActor
+final class LayoutCountingController: ViewController {
+    var layouts = 0
+    override func viewDidLayoutSubviews() {
+        super.viewDidLayoutSubviews()
+        layouts += 1
     }
 }
 
