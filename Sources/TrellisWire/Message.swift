@@ -103,7 +103,20 @@ public enum WireErrorCode: UInt16, Sendable, CaseIterable {
 
 /// A pointer event in the receiver's coordinate space (cells).
 public struct TouchInput: Sendable, Equatable {
-    public enum Phase: UInt8, Sendable, CaseIterable { case began, moved, ended, cancelled }
+    public enum Phase: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+        case began, moved, ended, cancelled
+
+        /// The case's name, as Swift prints an enum, without the reflection that takes: a
+        /// host's routing log names every touch by its phase (issue 20).
+        public var description: String {
+            switch self {
+            case .began: "began"
+            case .moved: "moved"
+            case .ended: "ended"
+            case .cancelled: "cancelled"
+            }
+        }
+    }
     public var phase: Phase
     public var modifiers: KeyModifiers
     public var tapCount: UInt16
@@ -196,7 +209,20 @@ public struct Traits: Sendable, Equatable, Hashable {
 }
 
 public struct Appearance: Sendable, Equatable {
-    public enum Phase: UInt8, Sendable, CaseIterable { case willAppear, didAppear, willDisappear, didDisappear }
+    public enum Phase: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+        case willAppear, didAppear, willDisappear, didDisappear
+
+        /// The case's name, as Swift prints an enum, without the reflection that takes: a
+        /// host's routing log names every appearance by its phase (issue 20).
+        public var description: String {
+            switch self {
+            case .willAppear: "willAppear"
+            case .didAppear: "didAppear"
+            case .willDisappear: "willDisappear"
+            case .didDisappear: "didDisappear"
+            }
+        }
+    }
     public var phase: Phase
     public var animated: Bool
     public init(_ phase: Phase, animated: Bool) {
@@ -373,7 +399,21 @@ extension Request {
 public struct Reply: Sendable, Equatable {
     /// `stale`: input (a touch, a key) that waited longer than the bound for its turn
     /// and was not run, rather than run late (docs/PROCESSES.md, "Input on time").
-    public enum Status: UInt8, Sendable, CaseIterable { case ok, declined, failed, stale }
+    public enum Status: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+        case ok, declined, failed, stale
+
+        /// The case's name, as Swift prints an enum, without the reflection that takes: the
+        /// routing log gives it as the reason of every reply that is not ok, such as a
+        /// touch's press nothing took (issue 20).
+        public var description: String {
+            switch self {
+            case .ok: "ok"
+            case .declined: "declined"
+            case .failed: "failed"
+            case .stale: "stale"
+            }
+        }
+    }
     public var status: Status
     public var payload: [UInt8]
     public init(status: Status, payload: [UInt8] = []) {

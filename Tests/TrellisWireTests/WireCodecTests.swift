@@ -194,4 +194,11 @@ struct WireCodecTests {
         }
         #expect(MessageKind(name: "nonsense") == nil)
     }
+
+    @Test("a touch's and an appearance's phase and a reply's status print as their cases' names, as the routing log has always named them (issue 20: without reflection)")
+    func phasesAndStatusesPrintAsTheirCaseNames() {
+        #expect(TouchInput.Phase.allCases.map { "\($0)" } == ["began", "moved", "ended", "cancelled"])
+        #expect(Appearance.Phase.allCases.map { "\($0)" } == ["willAppear", "didAppear", "willDisappear", "didDisappear"])
+        #expect(Reply.Status.allCases.map { "\($0)" } == ["ok", "declined", "failed", "stale"])
+    }
 }
