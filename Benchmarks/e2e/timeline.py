@@ -6,7 +6,10 @@ The log's times are CLOCK_MONOTONIC, as is the time this script takes when it wr
 click's bytes and when pyte shows the change, so every line of every process is a point
 on one axis: microseconds after the bytes were written. For each kind of line (where it
 was written, its kind, its outcome, who sent it to whom, its detail) the median over the
-clicks is printed, in order; `-v` prints each click's lines as well.
+clicks is printed, in order; `-v` prints each click's lines as well. `--span FROM TO`
+(repeatable) prints the median, over the clicks that have both, of the time from the first
+line starting with FROM to the first line starting with TO in the same click: one host's
+share of a click, less moved by the noise of the rest than two medians subtracted.
 
   timeline.py --trellis .build/release/trellis --scene deploy/scenes/demo.yaml --kind tap
 
@@ -37,6 +40,7 @@ def main():
     ap.add_argument("--clicks", type=int, default=50)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--span", nargs=2, action="append", default=[], metavar=("FROM", "TO"))
     args = ap.parse_args()
 
     workdir = tempfile.mkdtemp(prefix="trellis-timeline-")
@@ -95,6 +99,7 @@ def main():
 
     records = sorted((json.loads(line) for line in out.splitlines() if line.strip()), key=lambda r: r["mono_ns"])
     offsets = {}
+    spans = {tuple(span): [] for span in args.span}
     for t0, ns in clicks:
         seen = {}
         for r in records:
@@ -115,10 +120,17 @@ def main():
             print()
         for k, us in seen.items():
             offsets.setdefault(k, []).append(us)
+        for (start, end), values in spans.items():
+            at = [min((us for k, us in seen.items() if k.startswith(prefix)), default=None) for prefix in (start, end)]
+            if None not in at:
+                values.append(at[1] - at[0])
     print(f"median us after the click's bytes were written ({len(clicks)} clicks, {args.kind}); lines seen in at least half:")
     rows = sorted((statistics.median(v), k) for k, v in offsets.items() if len(v) * 2 >= len(clicks))
     for us, k in rows:
         print(f"{us:9.1f}  {k}")
+    for (start, end), values in spans.items():
+        median = f"{statistics.median(values):9.1f}" if values else "        -"
+        print(f"{median}  span from '{start}' to '{end}' ({len(values)} clicks)")
 
 
 if __name__ == "__main__":
