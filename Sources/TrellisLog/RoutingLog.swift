@@ -8,8 +8,8 @@ import TrellisWire
 /// `record` is on the hot path of every link, so it only appends a value to a
 /// buffer under a lock; links record a compact `MessageEvent` (two ids and numbers)
 /// and the writer expands it into the full line. A writer thread formats and writes the lines in batches,
-/// waking at most every `batchInterval` (50 ms) while lines keep coming and sleeping
-/// otherwise. Lines reach the file on `flush()`, `close()`, process exit, and on
+/// waking every `batchInterval` (50 ms) while lines keep coming — so that no record
+/// needs to wake it then — and sleeping after an interval without any. Lines reach the file on `flush()`, `close()`, process exit, and on
 /// crash signals (best effort: a crashing process can only try).
 public final class RoutingLog: @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `lock`, except `fd`, which is
@@ -116,11 +116,11 @@ public final class RoutingLog: @unchecked Sendable {
         lock.lock()
         pending.append(entry)
         queuedGeneration &+= 1
-        if writerIdle {
-            writerIdle = false
-            lock.signal()
-        }
+        let wake = writerIdle
+        writerIdle = false
         lock.unlock()
+        // After unlocking: a writer woken inside the lock would block on it at once.
+        if wake { lock.signal() }
     }
 
     /// Returns once every record queued before the call is in the file.
@@ -155,20 +155,38 @@ public final class RoutingLog: @unchecked Sendable {
         var batch: [Entry] = []
         // The writer's own copy of each origin's constant text, by origin index.
         var originTexts: [JSONLineWriter.OriginText] = []
+        // The writer wrote a batch and has not yet waited an interval with nothing to
+        // write; and whether what is pending now gathered for an interval already.
+        var lingering = false
+        var gathered = false
         lock.lock()
         while true {
             if pending.isEmpty {
                 if stopping { break }
+                if lingering {
+                    // While lines keep coming, wait for them an interval more rather
+                    // than sleeping until a record wakes the writer: that wake-up (a
+                    // futex call, the writer contending for the lock, a thread to run)
+                    // lands in the middle of the message being recorded, once every
+                    // interval in every process of a busy tree (issue 20).
+                    lingering = false
+                    gathered = true
+                    lock.wait(nanoseconds: batchInterval)
+                    continue
+                }
                 writerIdle = true
                 lock.wait()
+                gathered = false
                 continue
             }
             // Let a batch gather unless someone is waiting for it: one wake-up and
             // one write per interval, however fast lines come, so the writer never
             // competes with the I/O threads for a core.
-            if !stopping && flushWaiters == 0 && pending.count < 8192 {
+            if !gathered && !stopping && flushWaiters == 0 && pending.count < 8192 {
                 lock.wait(nanoseconds: batchInterval)
             }
+            gathered = false
+            lingering = true
             // Swap rather than copy: both arrays keep their storage from batch to batch.
             swap(&batch, &pending)
             let generation = queuedGeneration

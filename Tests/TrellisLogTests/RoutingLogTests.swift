@@ -196,4 +196,33 @@ struct RoutingLogTests {
         log.record(sample(9))
         #expect(reader.readNew().isEmpty)
     }
+
+    /// Issue 20: while lines keep coming the writer waits for them interval to interval,
+    /// and a record wakes it only once it has gone back to sleep. In every one of its
+    /// states — gathering, lingering after a batch, asleep — a record reaches the file
+    /// without anyone flushing.
+    @Test("lines reach the file without a flush, whether the writer gathers, lingers or sleeps")
+    func linesArriveWithoutFlush() throws {
+        let root = TemporaryRoot()
+        let run = try RunDirectory.create(session: "linger", root: root.path)
+        let log = try RoutingLog(directory: run.logs, host: "l")
+        defer { log.close() }
+        var reader = LogReader(directory: run.logs)
+        var seen: [UInt64] = []
+        func waitForLines(_ count: Int) {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while seen.count < count && ContinuousClock.now < deadline {
+                seen += reader.readNew().map(\.sequence)
+                usleep(2_000)
+            }
+        }
+        log.record(sample(1))  // wakes the sleeping writer, which gathers a batch
+        waitForLines(1)
+        log.record(sample(2))  // just after a batch: the writer lingers, nobody wakes it
+        waitForLines(2)
+        usleep(300_000)  // several intervals with nothing: asleep again
+        log.record(sample(3))
+        waitForLines(3)
+        #expect(seen == [1, 2, 3])
+    }
 }
