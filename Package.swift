@@ -74,7 +74,7 @@ let package = Package(
         .systemLibrary(name: "CPlatform", path: "Sources/CPlatform"),
         .target(name: "TrellisWire"),
         .target(name: "TrellisSession"),
-        .target(name: "TrellisLog", dependencies: ["TrellisWire", "TrellisSession"]),
+        .target(name: "TrellisLog", dependencies: ["SeededRandom", "TrellisWire", "TrellisSession"]),
         .target(
             name: "TrellisTransport",
             dependencies: [

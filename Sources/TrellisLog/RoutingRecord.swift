@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Synchronization
 import TrellisWire
 
@@ -154,18 +155,17 @@ public enum TraceID {
             out.append(JSONText.hexDigits[Int((v >> UInt64(shift)) & 15)])
         }
     }
-    /// A fresh non-zero trace id, as unguessable across processes as a random one and
-    /// never repeated within one: a random start drawn once, then a counter through
-    /// SplitMix64's mixer (a bijection of the 64-bit values). One `getrandom(2)` per
-    /// input, which `UInt64.random` costs, was a system call on every click and key the
-    /// terminal reads (issue 20).
+    /// A fresh non-zero trace id, never repeated within a process and unlike another
+    /// process's (a trace id names, it guards nothing): the `n`th value of a SplitMix64
+    /// sequence from a random seed drawn once. One `getrandom(2)` per input, which
+    /// `UInt64.random` costs, was a system call on every click and key the terminal reads
+    /// (issue 20).
     public static func make() -> UInt64 {
-        let n = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        var z = start &+ n &* 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return z == 0 ? 1 : z
+        let n = counter.wrappingAdd(1, ordering: .relaxed).oldValue
+        // The sequence's `n`th value, without keeping a generator under a lock.
+        var generator = SplitMix64(seed: start &+ n &* 0x9E37_79B9_7F4A_7C15)
+        let id = generator.next()
+        return id == 0 ? 1 : id
     }
 
     private static let start = UInt64.random(in: 0...UInt64.max)
