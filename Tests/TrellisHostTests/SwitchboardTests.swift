@@ -40,35 +40,14 @@ import TrellisWire
     }
 
     @Test func duringACallOnlyTheCalleeIsServedAndTheRestFollowsInOrder() async throws {
-        let test = try PrivateRun("switchboard")
-        let run = test.run, log = test.log
-        defer { withExtendedLifetime(test) {} }
-        // Top and Leaf are bare links on threads of their own, driven by this test;
-        // Middle's host runs as hosts do, its main actor on its loop.
-        let topLoop = IOLoop(name: "top"), leafLoop = IOLoop(name: "leaf"), loop = IOLoop(mainQueueNamed: "middle")
-        defer { topLoop.shutdown(); leafLoop.shutdown(); loop.shutdown() }
-        let top = try await Link.bind(
-            id: "Top", endpoint: try run.ipcEndpoint("top"), loop: topLoop, log: log, options: .sharingTheTestsMainActor)
-        let leaves = try await RemoteChildren.bind(
-            parent: "Middle", endpoint: try run.ipcEndpoint("middle"), loop: loop, log: log, options: .sharingTheTestsMainActor)
-        let middle = Middle(leaf: leaves.proxy(for: "Leaf"))
-        let host = try await ChildHost.start(
-            controller: middle, parent: "Top", endpoint: try run.ipcEndpoint("top"), loop: loop, log: log,
-            options: .sharingTheTestsMainActor)
         // The leaf holds its answer to `didMove` until the test lets it go.
         let held = Mutex<Envelope?>(nil)
-        let leaf = try await Link.connect(
-            id: "Leaf", parent: "Middle", endpoint: try run.ipcEndpoint("middle"), loop: leafLoop, log: log,
-            options: .sharingTheTestsMainActor,
-            onMessage: { envelope, _ in
-                guard case .containment(let c) = envelope.message, c.phase == .didMove else { return .handled }
-                held.withLock { $0 = envelope }
-                return .deferred
-            })
-        let deadline = ContinuousClock.now + .seconds(5)
-        while await !top.isConnected("Middle"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(await leaves.waitForChild("Leaf"))
-        _ = try await top.request(.containment(Containment(.willMove, parent: "Top")), to: "Middle")
+        let ends = try await ThreeEnds("switchboard", middle: { Middle(leaf: $0) }, leaf: { envelope, _ in
+            guard case .containment(let c) = envelope.message, c.phase == .didMove else { return .handled }
+            held.withLock { $0 = envelope }
+            return .deferred
+        })
+        let top = ends.top, leaf = ends.leaf, middle = ends.middle
 
         // From other tasks: Middle's call holds the main actor, which this test shares.
         let script = Task.detached {
@@ -98,9 +77,6 @@ import TrellisWire
         // The timer fired after the call, never inside it.
         let timer = middle.handled.firstIndex(of: "timer"), adopted = middle.handled.firstIndex(of: "Leaf adopted")
         #expect(timer != nil && adopted != nil && timer! > adopted!, "\(middle.handled)")
-        await leaf.close()
-        await host.link.close()
-        await leaves.link.close()
-        await top.close()
+        await ends.close()
     }
 }

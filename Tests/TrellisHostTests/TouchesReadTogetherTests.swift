@@ -44,45 +44,26 @@ import TrellisWire
     }
 
     @Test func aClicksPressAndReleaseReadTogetherReachTheChildWithoutARoundTripBetween() async throws {
-        let test = try PrivateRun("touches-together")
-        let run = test.run, log = test.log
-        defer { withExtendedLifetime(test) {} }
-        let topLoop = IOLoop(name: "top"), leafLoop = IOLoop(name: "leaf"), loop = IOLoop(mainQueueNamed: "middle")
-        defer { topLoop.shutdown(); leafLoop.shutdown(); loop.shutdown() }
-        let top = try await Link.bind(
-            id: "Top", endpoint: try run.ipcEndpoint("top"), loop: topLoop, log: log, options: .sharingTheTestsMainActor)
-        let leaves = try await RemoteChildren.bind(
-            parent: "Middle", endpoint: try run.ipcEndpoint("middle"), loop: loop, log: log, options: .sharingTheTestsMainActor)
-        let middle = Middle(leaf: leaves.proxy(for: "Leaf"))
-        let host = try await ChildHost.start(
-            controller: middle, parent: "Top", endpoint: try run.ipcEndpoint("top"), loop: loop, log: log,
-            options: .sharingTheTestsMainActor)
         // The leaf answers the press only once the release has come too: were the release
         // forwarded only after the press's answer, neither would ever be answered in time.
         // It takes the press and declines the release.
         let seen = Mutex<[(TouchInput, UInt64)]>([])
         let press = Mutex<Envelope?>(nil)
-        let leaf = try await Link.connect(
-            id: "Leaf", parent: "Middle", endpoint: try run.ipcEndpoint("middle"), loop: leafLoop, log: log,
-            options: .sharingTheTestsMainActor,
-            onMessage: { envelope, link in
-                guard case .touch(let t) = envelope.message else {
-                    if envelope.kind == .request { link.reply(to: envelope, Reply(status: .ok)); return .deferred }
-                    return .handled
-                }
-                seen.withLock { $0.append((t, envelope.trace)) }
-                if t.phase == .began {
-                    press.withLock { $0 = envelope }
-                    return .deferred
-                }
-                if let held = press.withLock({ $0 }) { link.reply(to: held, Reply(status: .ok)) }
-                link.reply(to: envelope, Reply(status: .declined))
+        let ends = try await ThreeEnds("touches-together", middle: { Middle(leaf: $0) }, leaf: { envelope, link in
+            guard case .touch(let t) = envelope.message else {
+                if envelope.kind == .request { link.reply(to: envelope, Reply(status: .ok)); return .deferred }
+                return .handled
+            }
+            seen.withLock { $0.append((t, envelope.trace)) }
+            if t.phase == .began {
+                press.withLock { $0 = envelope }
                 return .deferred
-            })
-        let deadline = ContinuousClock.now + .seconds(5)
-        while await !top.isConnected("Middle"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(await leaves.waitForChild("Leaf"))
-        _ = try await top.request(.containment(Containment(.willMove, parent: "Top")), to: "Middle")
+            }
+            if let held = press.withLock({ $0 }) { link.reply(to: held, Reply(status: .ok)) }
+            link.reply(to: envelope, Reply(status: .declined))
+            return .deferred
+        })
+        let top = ends.top, middle = ends.middle
         _ = try await top.request(.sizeTransition(SizeTransition(width: 20, height: 8)), to: "Middle")
         _ = try await top.request(.containment(Containment(.didMove, parent: "Top")), to: "Middle")
 
@@ -114,9 +95,6 @@ import TrellisWire
             }
             #expect(r.status == .ok, "\(r)")
         }
-        await leaf.close()
-        await host.link.close()
-        await leaves.link.close()
-        await top.close()
+        await ends.close()
     }
 }
