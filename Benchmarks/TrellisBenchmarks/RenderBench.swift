@@ -10,7 +10,7 @@ import TrellisWire
 /// a small change, each timed alone on one thread: a window of three nested controllers
 /// making its next frame after one label changed — beside the same window composed whole
 /// for each frame, its baseline — what seed 000's host does for a tap on its circle (the
-/// demo's tap, issue 20), 16 layers composed on a big screen, and a screen read back as
+/// demo's tap, issue 20), what the demo's root host does for a tab switch, 16 layers composed on a big screen, and a screen read back as
 /// text (the headless compositor's `await-text` check).
 ///
 /// Only the window has a baseline in the same run; the other figures are what a change
@@ -18,7 +18,7 @@ import TrellisWire
 struct RenderBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Time a window's frame after a one-label change (vs composing it whole), seed 000's tap, 16 layers composed, Surface.text.",
+        abstract: "Time a window's frame after a one-label change (vs composing it whole), seed 000's tap, the demo's tab switch, 16 layers composed, Surface.text.",
         discussion: """
             window: an 80x24 Window holding a root controller, its child and its grandchild, \
             each a bordered, coloured view with labels; per frame the grandchild's 20-cell \
@@ -28,7 +28,11 @@ struct RenderBench: AsyncParsableCommand {
             compose(into:) and takes the frame from that screen. tap: seed 000 and its circle in a \
             79x20 window (its viewport in the demo), with a key-command listener as a child host has; \
             per tap a touch began and a touch ended on the circle, each followed by the window's \
-            frame, as its host handles the demo's tap (the label's count changes). layers: 16 surfaces (a 200x60 root and 15 50x15 \
+            frame, as its host handles the demo's tap (the label's count changes). tab: the demo's \
+            tab bar (DemoTabs) in an 80x24 window, its tabs proxies of children in other processes \
+            whose every message is answered at once; per switch a touch began and a touch ended on \
+            the other tab's button, the frame shown before the dids (as a host sends it), and each \
+            touch's frame: the root host's own work in a tab switch, the round trips left out. layers: 16 surfaces (a 200x60 root and 15 50x15 \
             tiles), every cell a coloured character, composed into one 200x60 screen; \
             'same' composes the same layers again (nothing changes), 'flip' alternates two \
             layer sets that differ in every cell (the compose is timed, the frame taken after it not). text: Surface.text of an 80x24 screen of \
@@ -39,12 +43,13 @@ struct RenderBench: AsyncParsableCommand {
 
     @Option(help: "Frames per round for the window workload.") var windowFrames = 2_000
     @Option(help: "Taps per round for the tap workload.") var taps = 2_000
+    @Option(help: "Tab switches per round for the tab workload.") var switches = 1_000
     @Option(help: "Compositions per round for the layers workloads.") var layerFrames = 300
     @Option(help: "Reads per round for the text workload.") var textReads = 3_000
     @Option(help: "Measured rounds; the best counts.") var rounds = 3
 
     func validate() throws {
-        guard windowFrames >= 1, taps >= 1, layerFrames >= 2, textReads >= 1, rounds >= 1 else {
+        guard windowFrames >= 1, taps >= 1, switches >= 1, layerFrames >= 2, textReads >= 1, rounds >= 1 else {
             throw ValidationError("counts and --rounds must be positive (--layer-frames at least 2)")
         }
     }
@@ -53,6 +58,7 @@ struct RenderBench: AsyncParsableCommand {
     func run() async throws {
         let window = RenderWindowWorkload(), wholeWindow = RenderWindowWorkload()
         let tap = RenderTapWorkload()
+        let tab = RenderTabWorkload()
         let layers = RenderLayersWorkload()
         let text = RenderTextWorkload()
         // One short warm-up round, then the measured ones; the best round counts (the one
@@ -64,6 +70,7 @@ struct RenderBench: AsyncParsableCommand {
                 ("window_frame_us", window.measure(frames: max(1, windowFrames / scale), whole: false)),
                 ("window_whole_us", wholeWindow.measure(frames: max(1, windowFrames / scale), whole: true)),
                 ("tap_us", tap.measure(taps: max(1, taps / scale))),
+                ("tab_us", tab.measure(switches: max(1, switches / scale))),
                 ("layers_same_us", layers.measure(frames: max(2, layerFrames / scale), flip: false)),
                 ("layers_flip_us", layers.measure(frames: max(2, layerFrames / scale), flip: true)),
                 ("text_us", text.measure(reads: max(1, textReads / scale))),
@@ -78,12 +85,13 @@ struct RenderBench: AsyncParsableCommand {
         print("    baseline, compose(into:) the whole window, then take the frame:          \(figure(best["window_whole_us"]!, 2))"
             + "   ratio \(figure(windowRatio, 3))")
         print("  seed 000's host, a tap on its circle (2 touches, 2 frames):                 \(figure(best["tap_us"]!, 2))")
+        print("  the demo's root host, a tab switch (2 touches, 3 frames, children acking): \(figure(best["tab_us"]!, 2))")
         print("  Composition.compose 16 layers on 200x60, nothing changed:                  \(figure(best["layers_same_us"]!, 2))")
         print("  Composition.compose 16 layers on 200x60, every cell changed:               \(figure(best["layers_flip_us"]!, 2))")
         print("  Surface.text 80x24:                                                        \(figure(best["text_us"]!, 2))")
         print("bench=render " + ["window_frame_us", "window_whole_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " ")
             + " ratio=\(figure(windowRatio, 3)) "
-            + ["tap_us", "layers_same_us", "layers_flip_us", "text_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " "))
+            + ["tap_us", "tab_us", "layers_same_us", "layers_flip_us", "text_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " "))
     }
 }
 
@@ -224,6 +232,73 @@ private final class RenderTapWorkload {
             }
         }
         precondition(sent >= taps, "a tap on the circle changed nothing")
+        return us
+    }
+}
+
+/// The demo's tab bar as its root host holds it: each tab a proxy of a child in another
+/// process, whose every message this port answers at once (an ack, as a child that
+/// handled it does), so only the root host's own work in a switch is timed.
+@MainActor
+private final class RenderTabWorkload {
+    final class AnsweringPort: RemotePort {
+        var messages = 0
+        func exchange(_ message: Message, from source: ControllerID, to target: ControllerID) -> Reply? {
+            messages += 1
+            return nil
+        }
+    }
+
+    let window = Window(size: Size(width: 80, height: 24))
+    let port = AnsweringPort()
+    let tabs: DemoTabs
+    var told: [KeyCommand.Summary]?
+    var number: UInt32 = 0
+    var sent = 0
+
+    init() {
+        let registry = ControllerRegistry()
+        for tab in DemoTabs.tabs {
+            registry.register(tab.name) { [port] id in RemoteController(id: id ?? ControllerID(tab.name)!, port: port) }
+        }
+        tabs = DemoTabs(registry: registry)
+        window.rootViewController = tabs
+        // As a host's window: told when the key commands change (ChildHost), and the
+        // tree shown before the dids (FramePublisher).
+        window.keyCommandsObserver = { [unowned self] commands in
+            guard commands != told else { return }
+            told = commands
+        }
+        window.showsNow = { [unowned self] in frame() }
+        window.makeKeyAndVisible()
+        _ = window.takeFrame(number: 0)
+    }
+
+    func frame() {
+        window.tick()
+        number &+= 1
+        sent += window.takeFrame(number: number)?.damage.count ?? 0
+    }
+
+    /// Thread CPU µs per switch: a tap on the other tab's button (two touches, each
+    /// followed by the window's frame, the second after the frame of the switch itself).
+    func measure(switches: Int) -> Double {
+        let buttons = (0..<2).map { i in tabs.tabBar.subviews.first { $0.identifier == "tab\(i)" } }
+        guard let first = buttons[0], let second = buttons[1] else { preconditionFailure("the demo has fewer than two tabs") }
+        // The button of the tab not selected, by the selected index.
+        let at = [second, first].map { b in b.convert(Point(x: b.bounds.width / 2, y: 0), to: window.rootView) }
+        let before = (sent, port.messages, tabs.selectedIndex)
+        let us = cpuMicroseconds(per: switches) {
+            for _ in 0..<switches {
+                let target = at[tabs.selectedIndex == 0 ? 0 : 1]
+                for phase in [TouchInput.Phase.began, .ended] {
+                    window.touch(phase, at: target)
+                    frame()
+                }
+            }
+        }
+        precondition(sent - before.0 >= switches && port.messages - before.1 >= 4 * switches, "a tab switch changed nothing")
+        precondition(tabs.selectedIndex == (switches % 2 == 0 ? before.2 : 1 - before.2), "the tabs did not switch")
         return us
     }
 }
