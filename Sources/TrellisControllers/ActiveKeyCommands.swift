@@ -14,15 +14,16 @@ extension Window {
         if focusedView == nil, let remote = inputController as? RemoteController, let viewport = remote.viewIfLoaded {
             responder = viewport
         }
-        var seen = Set<String>()
+        var seen = Set<String>(minimumCapacity: 16)
         var out: [KeyCommand.Summary] = []
+        out.reserveCapacity(16)
         while let r = responder {
             if let viewport = r as? RemoteViewport, let remote = viewport.proxy?.activeKeyCommands {
                 for command in remote where seen.insert(command.key).inserted { out.append(command) }
             }
-            for command in r.keyCommands where command.isDiscoverable && seen.insert(command.key.description).inserted {
+            for command in r.keyCommands where command.isDiscoverable && seen.insert(command.keyName).inserted {
                 out.append(KeyCommand.Summary(
-                    key: command.key.description, title: command.title, isEnabled: command.isEnabled, owner: Self.name(of: r)))
+                    key: command.keyName, title: command.title, isEnabled: command.isEnabled, owner: Self.name(of: r)))
             }
             responder = r.next
         }

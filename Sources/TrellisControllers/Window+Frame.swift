@@ -170,6 +170,7 @@ extension Window {
         collect(
             top, by: "window", offset: .zero, clip: whole, takingChangedRows: takingChangedRows,
             lifting: forCompositor ? .top : .never, into: &arrangement, &placed)
+        keepDrawnOfAbsentControllers()
         swap(&drawn, &drawnNext)
         drawnNext.removeAll(keepingCapacity: true)
         if forCompositor {

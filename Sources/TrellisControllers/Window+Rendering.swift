@@ -48,6 +48,17 @@ extension Window {
         return child.surface.takeChangedRows()
     }
 
+    /// Carries into the next composition what is known of each controller still alive that
+    /// this one did not reach — a tab not selected, a child whose viewport is hidden: its
+    /// surface still holds its domain as drawn at that generation, so, back unchanged, it
+    /// is not drawn again (a tab switch brought back every tab's surface whole, issue 20).
+    /// A controller freed is forgotten: its entry could never match again.
+    func keepDrawnOfAbsentControllers() {
+        for (key, entry) in drawn where drawnNext[key] == nil && entry.controller != nil {
+            drawnNext[key] = entry
+        }
+    }
+
     /// Redraws `child`'s own surface from its view tree if its domain changed; returns its
     /// children's viewports.
     func renderSurface(of child: ViewController, takingChangedRows: Bool) -> (placements: [ViewportPlacement], changedRows: Range<Int>?) {

@@ -209,9 +209,10 @@ public final class Window {
     var own = Surface(size: .zero)
     var ownDrawn: UInt64?
 
-    /// Per controller composed last time: which view its surface was drawn from and at
-    /// which `displayGeneration`. Rebuilt each composition, so a controller that leaves the
-    /// tree is forgotten and drawn afresh should it come back.
+    /// Per controller composed: which view its surface was drawn from and at which
+    /// `displayGeneration`. Rebuilt each composition from the controllers it reached, with
+    /// those it did not and that are still alive carried over: one that left the tree and
+    /// comes back unchanged is not drawn again (`keepDrawnOfAbsentControllers`).
     var drawn: [ObjectIdentifier: DrawnSurface] = [:]
     var drawnNext: [ObjectIdentifier: DrawnSurface] = [:]
 

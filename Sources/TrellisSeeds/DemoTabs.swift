@@ -76,11 +76,47 @@ public final class DemoTabs: TabBarController {
     /// F1 … F6 select the tabs (issue 22: the demo's tabs switch with keys). They are the
     /// root's, so a key reaches them from wherever focus is unless a deeper responder
     /// takes it — in a session too, where the compositor hands every key to the root.
+    ///
+    /// Made again only when the tabs changed: the window asks for them after every input
+    /// (to list the active commands), and they are the same until then (issue 20).
     public override var keyCommands: [KeyCommand] {
-        let keys: [KeyPress.Special] = [.f1, .f2, .f3, .f4, .f5, .f6, .f7, .f8, .f9]
-        return zip(keys, viewControllers.indices).map { key, i in
-            let title = Self.tabs.first { $0.name == viewControllers[i].id.rawValue }?.key ?? viewControllers[i].title ?? "Tab \(i + 1)"
-            return KeyCommand(Key(key), title: title) { [weak self] in self?.selectedIndex = i }
+        let tabs = viewControllers.prefix(Self.functionKeys.count)
+        if let made = madeCommands, made.tabs.elementsEqual(tabs.indices, by: { $0.names(tabs[$1], at: $1) }) {
+            return made.commands
         }
+        let named = tabs.indices.map { NamedTab(tabs[$0], at: $0) }
+        let commands = named.indices.map { i in
+            KeyCommand(Key(Self.functionKeys[i]), title: named[i].title) { [weak self] in self?.selectedIndex = i }
+        }
+        madeCommands = (named, commands)
+        return commands
+    }
+
+    private static let functionKeys: [KeyPress.Special] = [.f1, .f2, .f3, .f4, .f5, .f6, .f7, .f8, .f9]
+
+    /// The commands last made, and the tabs they were made for.
+    private var madeCommands: (tabs: [NamedTab], commands: [KeyCommand])?
+
+    /// What a tab's command is titled by: the footer's short name for a seed's tab, found
+    /// by the tab's id (which never changes), otherwise its title (which may).
+    @MainActor
+    private struct NamedTab {
+        let id: ControllerID
+        let title: String
+        let isSeed: Bool
+
+        init(_ tab: ViewController, at i: Int) {
+            id = tab.id
+            let seed = DemoTabs.tabs.first { $0.name == tab.id.rawValue }
+            isSeed = seed != nil
+            title = seed?.key ?? Self.title(of: tab, at: i)
+        }
+
+        /// Whether a command made for this names `tab` at `i` as it would be named now.
+        func names(_ tab: ViewController, at i: Int) -> Bool {
+            tab.id == id && (isSeed || Self.title(of: tab, at: i) == title)
+        }
+
+        private static func title(of tab: ViewController, at i: Int) -> String { tab.title ?? "Tab \(i + 1)" }
     }
 }

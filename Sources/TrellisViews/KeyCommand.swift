@@ -10,7 +10,10 @@ import TrellisWire
 /// (docs/LIFECYCLE.md, "Keys").
 @MainActor
 public struct KeyCommand {
-    public var key: Key
+    public var key: Key { didSet { keyName = key.description } }
+    /// How a footer shows `key` (`Key.description`), named once rather than each time the
+    /// window lists the active commands, after every input (issue 20).
+    public private(set) var keyName: String
     /// Shown in a footer beside the key ("Save", "Next tab").
     public var title: String
     /// False: the key does nothing and a footer shows it dimmed.
@@ -26,6 +29,7 @@ public struct KeyCommand {
         precondition(key.special != .none || key.text.count == 1, "a key command's key is one character or a special key, not \"\(key.text)\"")
         precondition(!key.isPaste, "a paste is never a key command")
         self.key = key
+        self.keyName = key.description
         self.title = title
         self.isEnabled = isEnabled
         self.isDiscoverable = isDiscoverable

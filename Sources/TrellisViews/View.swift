@@ -202,11 +202,13 @@ open class View: Responder {
     /// When true, subviews are drawn and hit only inside this view's bounds.
     /// Hit-testing never reaches outside a view's bounds either way (UIKit's rule).
     public var clipsToBounds = false { didSet { setNeedsDisplayEverywhere() } }
+    // Set to what they were, these draw nothing: a tab bar sets every tab's colours on
+    // each layout, and a redraw would come out the same (issue 20).
     /// `nil` leaves what is behind the view visible.
-    public var backgroundColor: CellColor? { didSet { setNeedsDisplay() } }
-    public var foregroundColor: CellColor = .default { didSet { setNeedsDisplay() } }
-    public var border: BorderStyle = .none { didSet { setNeedsDisplay() } }
-    public var borderColor: CellColor = .default { didSet { setNeedsDisplay() } }
+    public var backgroundColor: CellColor? { didSet { if backgroundColor != oldValue { setNeedsDisplay() } } }
+    public var foregroundColor: CellColor = .default { didSet { if foregroundColor != oldValue { setNeedsDisplay() } } }
+    public var border: BorderStyle = .none { didSet { if border != oldValue { setNeedsDisplay() } } }
+    public var borderColor: CellColor = .default { didSet { if borderColor != oldValue { setNeedsDisplay() } } }
     /// A corner radius of at least half the shorter side makes the view an ellipse
     /// (seed 000's circle); smaller radii are not drawn, a cell has no finer corner.
     public var cornerRadius = 0 { didSet { if cornerRadius != oldValue { setNeedsDisplay() } } }

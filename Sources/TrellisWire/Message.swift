@@ -183,8 +183,30 @@ public struct KeyPress: Sendable, Equatable {
 
 /// A trait collection, UIKit's `UITraitCollection` for a terminal.
 public struct Traits: Sendable, Equatable, Hashable {
-    public enum SizeClass: UInt8, Sendable, CaseIterable { case unspecified, compact, regular }
-    public enum Style: UInt8, Sendable, CaseIterable { case unspecified, light, dark }
+    // The routing log names a traits message by its size classes and style (Message's
+    // summary): by name, without the reflection Swift's printing of an enum takes (issue 20).
+    public enum SizeClass: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+        case unspecified, compact, regular
+
+        public var description: String {
+            switch self {
+            case .unspecified: "unspecified"
+            case .compact: "compact"
+            case .regular: "regular"
+            }
+        }
+    }
+    public enum Style: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+        case unspecified, light, dark
+
+        public var description: String {
+            switch self {
+            case .unspecified: "unspecified"
+            case .light: "light"
+            case .dark: "dark"
+            }
+        }
+    }
     public enum Direction: UInt8, Sendable, CaseIterable { case unspecified, leftToRight, rightToLeft }
     public enum ColorDepth: UInt8, Sendable, CaseIterable { case unspecified, none, ansi16, ansi256, trueColor }
     public enum ContentSize: UInt8, Sendable, CaseIterable { case unspecified, small, medium, large, extraLarge }
@@ -233,7 +255,18 @@ public struct Appearance: Sendable, Equatable {
 
 /// `willMove(toParent:)` / `didMove(toParent:)`; `parent == nil` means removal.
 public struct Containment: Sendable, Equatable {
-    public enum Phase: UInt8, Sendable, CaseIterable { case willMove, didMove }
+    public enum Phase: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+        case willMove, didMove
+
+        /// The case's name, as Swift prints an enum, without the reflection that takes: a
+        /// host's routing log names every containment message by its phase (issue 20).
+        public var description: String {
+            switch self {
+            case .willMove: "willMove"
+            case .didMove: "didMove"
+            }
+        }
+    }
     public var phase: Phase
     public var parent: ControllerID?
     public init(_ phase: Phase, parent: ControllerID?) {

@@ -121,6 +121,31 @@ func shown(_ screen: Surface) -> String {
         #expect(shown(screen) == "level 0\n  elsewhere\n    level 2")
     }
 
+    /// Issue 20: a tab switch brought back every tab's surface drawn whole. A controller
+    /// whose view left the tree and came back unchanged keeps its surface; one changed
+    /// while away shows the change.
+    @Test func aControllerBackInTheTreeIsDrawnAgainOnlyIfItChangedWhileAway() {
+        let scene = Scene()
+        var screen = Surface(size: scene.window.size)
+        scene.window.compose(into: &screen)
+        let leaf = scene.controllers[2], parentView = scene.controllers[1].view
+        leaf.view.removeFromSuperview()
+        scene.window.compose(into: &screen)
+        #expect(shown(screen) == "level 0\n  level 1")
+        let away = scene.draws
+        parentView.addSubview(leaf.view)
+        scene.window.compose(into: &screen)
+        #expect(shown(screen) == "level 0\n  level 1\n    level 2")
+        #expect(scene.draws[2] == away[2])
+        leaf.view.removeFromSuperview()
+        scene.window.compose(into: &screen)
+        scene.labels[2].text = "changed away"
+        parentView.addSubview(leaf.view)
+        scene.window.compose(into: &screen)
+        #expect(shown(screen) == "level 0\n  level 1\n    changed away")
+        #expect(scene.draws[2] == away[2] + 1)
+    }
+
     @Test func aReplacedRootViewIsDrawn() {
         let scene = Scene()
         var screen = Surface(size: scene.window.size)

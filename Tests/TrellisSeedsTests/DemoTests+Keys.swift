@@ -26,6 +26,23 @@ extension DemoTests {
         #expect(footer(window).hasPrefix("F1 circle"), "\(footer(window))")
     }
 
+    /// Issue 20: the tabs' commands are made once, not on every input — and made again
+    /// when the tabs change, or the title a tab that is not a seed's is named by.
+    @Test func theTabsKeysFollowTheTabsAndTheirTitles() throws {
+        let (window, demo) = make()
+        let first = demo.keyCommands.map(\.title)
+        #expect(first == ["circle", "embed", "files", "cycle", "paging", "keys"])
+        let extra = ViewController(id: "Extra")
+        extra.title = "extra"
+        demo.viewControllers = Array(demo.viewControllers.prefix(2)) + [extra]
+        #expect(demo.keyCommands.map(\.title) == ["circle", "embed", "extra"])
+        extra.title = "renamed"
+        #expect(demo.keyCommands.map(\.title) == ["circle", "embed", "renamed"])
+        window.refreshKeyCommandFooters()
+        #expect(footer(window).hasPrefix("F1 circle  F2 embed  F3 renamed"), "\(footer(window))")
+        #expect(window.key(.f3) == .handled && demo.selectedIndex == 2)
+    }
+
     @Test func typingIntoTheFilterFieldFiltersTheTable() throws {
         let (window, demo) = make()
         window.key(.f6)

@@ -201,4 +201,11 @@ struct WireCodecTests {
         #expect(Appearance.Phase.allCases.map { "\($0)" } == ["willAppear", "didAppear", "willDisappear", "didDisappear"])
         #expect(Reply.Status.allCases.map { "\($0)" } == ["ok", "declined", "failed", "stale"])
     }
+
+    @Test("a containment's phase and a traits message's size classes and style print as their cases' names, as the routing log has always named them (issue 20: without reflection)")
+    func containmentAndTraitsPrintAsTheirCaseNames() {
+        #expect(Containment.Phase.allCases.map { "\($0)" } == ["willMove", "didMove"])
+        #expect(Traits.SizeClass.allCases.map { "\($0)" } == ["unspecified", "compact", "regular"])
+        #expect(Traits.Style.allCases.map { "\($0)" } == ["unspecified", "light", "dark"])
+    }
 }
