@@ -111,7 +111,9 @@ extension MultiProcessTests {
             kill(compositor.pid, SIGKILL)
             #expect(try await s.until { try s.state().members.first { $0.id == "compositor" }.map { $0.restarts == 1 && $0.pid > 0 } ?? false })
             #expect(try s.cli("wait", "--text", "Reset the count?", "--timeout", "10").status == 0, "shown by the new compositor")
-            #expect(try s.cli("tap", "--text", "Cancel").status == 0)
+            // Said in full if it fails: a tap that fails here has failed twice under load.
+            let cancel = try s.cli("tap", "--text", "Cancel")
+            #expect(cancel.status == 0, "\(cancel.output) \(cancel.errors) \((try? s.cli("logs", "--kind", "touch").output) ?? "")")
             #expect(try s.cli("wait", "--text", "Alert: cancelled", "--timeout", "10").status == 0)
             _ = try s.cli("down")
             #expect(try s.waitForUpToExit() == 0)
