@@ -102,9 +102,10 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         var transport = Deque<@Sendable () -> Void>()
         /// How many `run(until:)` calls are on the stack.
         var nesting = 0
-        /// The contexts whose I/O threads follow this loop, and the CPU it last woke on.
+        /// The contexts whose I/O threads follow this loop, and the CPU they were moved to.
         var ledPlacements: [IOThreadPlacement] = []
         var lastCPU: Int32 = -1
+        var cpuStreak = CPUStreak()
         /// A main-queue loop that stopped: its driver ends.
         var stopped = false
     }

@@ -18,7 +18,8 @@ import Synchronization
 /// following, in alternating runs (docs/TRANSPORT.md, "Where the threads run").
 ///
 /// So the loop that leads a context checks, each time it is about to sleep, which CPU
-/// it runs on. When that CPU changed, the context's I/O threads are moved to it. The loop
+/// it runs on. When it has gone to sleep on another CPU a few times in a row
+/// (`IOLoop.CPUStreak`), the context's I/O threads are moved to it. The loop
 /// itself is never pinned, so the kernel still spreads processes over the CPUs, and
 /// the I/O thread follows. Only one loop leads a context: the first that asks. Two
 /// loops on different CPUs would only drag the I/O thread back and forth. When the

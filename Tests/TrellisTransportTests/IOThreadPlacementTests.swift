@@ -19,6 +19,30 @@ struct IOThreadPlacementTests {
         #expect(IOThreadPlacement.followSetting("\u{0}garbage\n"))
     }
 
+    @Test("a loop that flips between CPUs at each wake-up leaves its I/O threads where they are; one that stays on another CPU takes them along (issue 20)")
+    func followsOnlyASettledLoop() {
+        // Woken after each pause on the idle CPU, the other one each time.
+        #expect(moves(sleepingOn: [0, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0], placedOn: 1) == [])
+        // Three sleeps in a row on CPU 0 take them there; back on their CPU the streak
+        // starts over, and three on CPU 1 take them back.
+        #expect(moves(sleepingOn: [0, 0, 0, 0, 1, 1, 0, 1, 1, 1], placedOn: 1) == [0, 1])
+        // Not placed yet, or not found at the last look: at once.
+        #expect(moves(sleepingOn: [1, 1], placedOn: -1) == [1])
+    }
+
+    /// The CPUs the I/O threads are moved to while their loop goes to sleep on `cpus`,
+    /// one after the other, from threads on `start` (-1: not placed).
+    private func moves(sleepingOn cpus: [Int32], placedOn start: Int32) -> [Int32] {
+        var streak = IOLoop.CPUStreak()
+        var placed = start
+        var moved: [Int32] = []
+        for cpu in cpus where streak.follows(to: cpu, from: placed) {
+            moved.append(cpu)
+            placed = cpu
+        }
+        return moved
+    }
+
     @Test("one loop leads a context: a second one does not drag its I/O thread away, until the first lets go")
     func oneLeader() {
         let placement = IOThreadPlacement(namePrefix: 999, follows: true)
