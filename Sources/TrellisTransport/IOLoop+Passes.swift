@@ -19,10 +19,16 @@ extension IOLoop {
 
     func stopSources() {
         for source in confined.sources { source.onLoopStop() }
-        confined.sources.removeAll()
-        confined.timers = Heap()
+        // Taken out whole and let go after the accesses: a source's or a timer's
+        // closure may hold the last reference to something whose deinit reaches the
+        // loop (`IOLoop.state`).
+        var sources: [Source] = []
+        var timers = Heap<Timer>()
+        swap(&sources, &confined.sources)
+        swap(&timers, &confined.timers)
         for placement in confined.ledPlacements { placement.release(ObjectIdentifier(self)) }
         confined.ledPlacements.removeAll()
+        withExtendedLifetime((sources, timers)) {}
     }
 
     /// Waits until `done` returns true or the monotonic `deadline` (ns) passes; returns

@@ -26,7 +26,11 @@ extension IOLoop {
     }
 
     public func removeSource(_ id: Int) {
-        confined.sources.removeAll { $0.id == id }
+        guard let i = confined.sources.firstIndex(where: { $0.id == id }) else { return }
+        // Let go after the access: its closures may hold the last reference to
+        // something whose deinit reaches the loop (`IOLoop.state`).
+        let removed = confined.sources.remove(at: i)
+        withExtendedLifetime(removed) {}
     }
 
     /// Runs `action` on the loop after `nanoseconds`. Returns an id for `cancelTimer`.
