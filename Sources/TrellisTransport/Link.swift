@@ -72,9 +72,12 @@ public actor Link {
     public internal(set) var helloAnswer: HelloAnswer?
     /// Set when the message being handled resumed a waiting `request`.
     @exclusivity(unchecked) var resumedWaiter = false
-    /// While a frame isolated to this link runs from the loop (`onLoopThread`). Its
-    /// `LoopBound` checks that the loop's thread is the one asking.
-    private nonisolated let inFrame: LoopBound<Bool>
+    /// While a frame isolated to this link runs from the loop (`onLoopThread`).
+    // Unsafe and unchecked: read and assigned only by `onLoopThread` and `run`, on the
+    // loop's thread, each right after checking that thread is the one asking; only read
+    // and assigned, never passed inout. A `LoopBound` made the same check, behind an
+    // exclusivity check of its own, three times for every frame.
+    @exclusivity(unchecked) nonisolated(unsafe) private var inFrame = false
 
     /// The ids of the peers this end hears from, so receiving builds none anew.
     @exclusivity(unchecked) var knownIDs = ControllerIDCache()
@@ -180,7 +183,6 @@ public actor Link {
         self.onMessage = onMessage
         self.onPeer = onPeer
         self.context = context
-        inFrame = LoopBound(false, loop: loop)
         self.via = endpoint.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "?"
         transportOrigin = log.registerOrigin(at: id.rawValue, via: via)
         localOrigin = log.registerOrigin(at: id.rawValue, via: "local")
@@ -301,18 +303,25 @@ public actor Link {
     /// would do. Handlers queue what they hand on (`Switchboard`), so this never fires;
     /// it is checked rather than assumed because the unchecked exclusivity below relies
     /// on it.
-    nonisolated func onLoopThread<T>(_ body: (isolated Link) -> T) -> T {
-        precondition(!inFrame.value, "Link \(id): re-entered while a frame isolated to it is on the stack")
-        inFrame.value = true
-        defer { inFrame.value = false }
-        return withoutActuallyEscaping(body) { body in
-            unsafeBitCast(body, to: ((Link) -> T).self)(self)
-        }
+    ///
+    /// `body` is escaping, and cast inside a struct, because that costs nothing:
+    /// `withoutActuallyEscaping` and a function type as `unsafeBitCast`'s generic
+    /// argument each allocate a context for a reabstraction thunk, two allocations and
+    /// releases for every frame (callgrind, issue 20).
+    nonisolated func onLoopThread<T>(_ body: @escaping (isolated Link) -> T) -> T {
+        loop.preconditionOnLoop()
+        precondition(!inFrame, "Link \(id): re-entered while a frame isolated to it is on the stack")
+        inFrame = true
+        defer { inFrame = false }
+        return unsafeBitCast(IsolatedBody(body: body), to: PlainBody<T>.self).body(self)
     }
+
+    private struct IsolatedBody<T> { let body: (isolated Link) -> T }
+    private struct PlainBody<T> { let body: (Link) -> T }
 
     /// `body` isolated to this link, now, returning its result: from the loop's thread
     /// only (a main-thread loop's main actor asking whether a peer is connected).
-    public nonisolated func now<T>(_ body: (isolated Link) -> T) -> T {
+    public nonisolated func now<T>(_ body: @escaping (isolated Link) -> T) -> T {
         onLoopThread(body)
     }
 
@@ -326,7 +335,7 @@ public actor Link {
     /// executor's; `onLoopThread` makes that check alone. Every send of a host goes
     /// through here.
     public nonisolated func run(_ body: @escaping @Sendable (isolated Link) -> Void) {
-        if loop.isCurrent && !inFrame.value {
+        if loop.isCurrent && !inFrame {
             onLoopThread(body)
         } else {
             loop.execute(duringWaits: true) { self.onLoopThread(body) }
