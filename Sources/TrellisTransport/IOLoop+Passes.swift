@@ -98,8 +98,12 @@ extension IOLoop {
             guard sleep else { continue }
             if !confined.ledPlacements.isEmpty { followCPU() }
             pollFDs.removeAll(keepingCapacity: true)
+            // Room for all at once, not grown one append at a time: a host's wait for
+            // an answer (a nested pass) starts with none.
+            pollFDs.reserveCapacity(confined.sources.count + 1)
             pollFDs.append(pollfd(fd: wakeFDs.0, events: Int16(POLLIN), revents: 0))
             polled.removeAll(keepingCapacity: true)
+            polled.reserveCapacity(confined.sources.count)
             for source in confined.sources where !nested || source.servedWhileNested {
                 polled.append(source)
                 pollFDs.append(pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0))

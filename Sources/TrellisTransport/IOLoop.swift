@@ -274,11 +274,23 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     /// main queue. Never inside a nested `run(until:)`.
     public func onMainActor(_ job: @escaping @MainActor @Sendable () -> Void) {
         if servesMainActor {
-            execute { MainActor.assumeIsolated(job) }
+            execute { Self.runOnMainActor(job) }
         } else {
-            DispatchQueue.main.async { MainActor.assumeIsolated(job) }
+            DispatchQueue.main.async { Self.runOnMainActor(job) }
         }
     }
+
+    /// `MainActor.assumeIsolated(job)`, the same check and the same cast, without its
+    /// allocations: it makes the closure escaping with `withoutActuallyEscaping`, whose
+    /// reabstraction thunk allocates, where `job` escapes already (`Link.onLoopThread`
+    /// casts the same way). Twice per message a host hands to its main actor.
+    private static func runOnMainActor(_ job: @escaping @MainActor @Sendable () -> Void) {
+        MainActor.preconditionIsolated()
+        unsafeBitCast(MainActorJob(job: job), to: PlainJob.self).job()
+    }
+
+    private struct MainActorJob { let job: @MainActor @Sendable () -> Void }
+    private struct PlainJob { let job: @Sendable () -> Void }
 
     /// Whether work queued on the loop waits for its next turn. Loop thread only: a
     /// socket's reader stops there, so what it handed over runs before it reads on.
