@@ -301,8 +301,8 @@ public final class Switchboard {
         }
     }
 
-    /// The touches from `first`'s sender held right behind the last of `batch` on its
-    /// line — each next in turn, so taking them now reorders nothing — none of them stale.
+    /// The touches from `first`'s sender held next on its line, taken out — each the next
+    /// in turn, so taking them now reorders nothing — none of them stale.
     /// What has arrived in the link's socket is read first: the loop's own read stopped
     /// once the first touch was held, and the rest of a click is often there, unread.
     private func touchesHeldBehind(_ first: Envelope, on line: Line, over link: Link) -> [Envelope] {
