@@ -36,6 +36,11 @@ public final class ChildHost {
     private var followingParentFocus = false
     /// The key commands the parent was last told of; nil: tell it whatever they are.
     private var toldKeyCommands: [KeyCommand.Summary]?
+    /// While touches are handled: what the parent is to be told (focus taken, key commands
+    /// changed), told once their frame is out — the frame is what the person waits for,
+    /// and the parent's work on these would compete with it for the machine — and still
+    /// before their answers, so the parent knows of it when it hears they were handled.
+    private var toldAfterFrame: [Message]?
     /// The parent's size transition this host's tree takes part in, until it completes.
     private var sizeTransition: TransitionCoordinator?
     /// What another link of this process needs: the loop, the log, the options.
@@ -175,7 +180,7 @@ public final class ChildHost {
             focus.didChange = { [weak self] old, new in
                 previous?(old, new)
                 guard let self, new != nil, !followingParentFocus else { return }
-                proxy.port.post(.request(Request(name: ProcessChildRequest.focusTook)), from: controller.id, to: parent)
+                tellParent(.request(Request(name: ProcessChildRequest.focusTook)))
             }
         }
         // Keyed or plain at both ends: a presented controller's links are keyed as these are.
@@ -185,13 +190,15 @@ public final class ChildHost {
                 return presentFromParentProcess(controller, animated: animated, completion: completion)
             }
         }
+        // What touches told the parent goes before anything else sent to it.
+        (proxy.port as? LinkPort)?.beforeSending = { [weak self] in self?.sendToldAfterFrame() }
         if parent != Self.compositorID {
             // The parent keeps what this tree offers a key, told when it changes, so its
             // footer never has to ask (ProcessChildRequest.keyCommandsChanged).
             window.keyCommandsObserver = { [weak self] commands in
                 guard let self, commands != toldKeyCommands, let json = try? JSONEncoder().encode(commands) else { return }
                 toldKeyCommands = commands
-                proxy.port.post(.request(Request(name: ProcessChildRequest.keyCommandsChanged, payload: Array(json))), from: controller.id, to: parent)
+                tellParent(.request(Request(name: ProcessChildRequest.keyCommandsChanged, payload: Array(json))))
             }
         }
         line.attach(
@@ -436,6 +443,9 @@ public final class ChildHost {
     /// one frame for them all before their answers, as `deliver` sends one for each input.
     func deliver(touches envelopes: [Envelope], more: () -> [Envelope]) -> [Reply?] {
         embedView()
+        let outerTold = toldAfterFrame
+        toldAfterFrame = []
+        defer { toldAfterFrame = outerTold }
         var replies: [Reply?] = []
         var batch = envelopes
         while !batch.isEmpty {
@@ -449,7 +459,24 @@ public final class ChildHost {
         }
         window.refreshKeyCommandFooters()
         if !Switchboard.shared.isWaiting { publisher?.publishNow() } else { publisher?.setNeedsFrame() }
+        sendToldAfterFrame()
         return replies
+    }
+
+    /// Posts `message` to the parent, or keeps it for after the frame of the touches
+    /// being handled (`toldAfterFrame`) — unless something else goes to the parent first,
+    /// which sends it before (`LinkPort.beforeSending`).
+    private func tellParent(_ message: Message) {
+        if toldAfterFrame != nil { return toldAfterFrame!.append(message) }
+        proxy.port.post(message, from: controller.id, to: proxy.id)
+    }
+
+    /// What `tellParent` kept, sent now.
+    private func sendToldAfterFrame() {
+        guard let told = toldAfterFrame, !told.isEmpty else { return }
+        toldAfterFrame = nil
+        for message in told { proxy.port.post(message, from: controller.id, to: proxy.id) }
+        toldAfterFrame = []
     }
 
     private func embedView() {

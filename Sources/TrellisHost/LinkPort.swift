@@ -11,6 +11,9 @@ public final class LinkPort: RemotePort {
     /// The child to address on a parent end; nil on a child end (it talks to its parent).
     private let peer: ControllerID?
     public let timeout: Duration
+    /// Runs before anything is sent: a host that holds messages back for this peer
+    /// (`ChildHost.toldAfterFrame`) sends them first, so nothing overtakes them.
+    var beforeSending: (@MainActor () -> Void)?
 
     init(link: Link, line: Switchboard.Line, peer: ControllerID?, timeout: Duration) {
         self.link = link
@@ -20,11 +23,13 @@ public final class LinkPort: RemotePort {
     }
 
     public func exchange(_ message: Message, from source: ControllerID, to target: ControllerID) -> Reply? {
-        Switchboard.shared.call(message, over: link, line: line, to: peer, timeout: timeout)
+        beforeSending?()
+        return Switchboard.shared.call(message, over: link, line: line, to: peer, timeout: timeout)
     }
 
     public func exchange(_ messages: [Message], from source: ControllerID, to target: ControllerID) -> [Reply?] {
-        Switchboard.shared.call(messages, over: link, line: line, to: peer, timeout: timeout)
+        beforeSending?()
+        return Switchboard.shared.call(messages, over: link, line: line, to: peer, timeout: timeout)
     }
 
     /// Sent as it is, no ack asked: the peer's link hands it to the switchboard in order
@@ -32,6 +37,7 @@ public final class LinkPort: RemotePort {
     /// is always answered (docs/PROTOCOL.md §6): its reply is awaited by no one but
     /// matched, so it is not logged as an answer to nothing.
     public func post(_ message: Message, from source: ControllerID, to target: ControllerID) {
+        beforeSending?()
         let trace = Switchboard.shared.trace, peer = self.peer
         if message.kind == .request {
             link.now { l in l.request(message, to: peer, trace: trace) { _ in } }

@@ -23,12 +23,14 @@ final class ThreeEnds<Middle: ViewController> {
 
     init(
         _ name: String, middle make: (RemoteController) -> Middle,
+        top onTop: @escaping @Sendable (Envelope, isolated Link) -> Disposition = { _, _ in .handled },
         leaf onMessage: @escaping @Sendable (Envelope, isolated Link) -> Disposition
     ) async throws {
         test = try PrivateRun(name)
         let run = test.run, log = test.log
         top = try await Link.bind(
-            id: "Top", endpoint: try run.ipcEndpoint("top"), loop: topLoop, log: log, options: .sharingTheTestsMainActor)
+            id: "Top", endpoint: try run.ipcEndpoint("top"), loop: topLoop, log: log, options: .sharingTheTestsMainActor,
+            onMessage: onTop)
         leaves = try await RemoteChildren.bind(
             parent: "Middle", endpoint: try run.ipcEndpoint("middle"), loop: loop, log: log, options: .sharingTheTestsMainActor)
         middle = make(leaves.proxy(for: "Leaf"))

@@ -97,4 +97,54 @@ import TrellisWire
         }
         await ends.close()
     }
+
+    /// Holds a button that takes focus when clicked and asks up the tree when tapped.
+    final class Asking: ViewController {
+        let leaf: RemoteController
+        init(leaf: RemoteController) {
+            self.leaf = leaf
+            super.init(id: "Middle")
+        }
+        override func viewDidLoad() {
+            super.viewDidLoad()
+            let ask = Button(title: "ask")
+            ask.frame = Rect(x: 0, y: 0, width: 5, height: 1)
+            ask.addAction { [unowned self] _ in sendRequest("asked") }
+            view.addSubview(ask)
+        }
+    }
+
+    /// What touches tell the parent (focus taken here, key commands changed) goes once
+    /// their frame is out — but before anything else the host sends its parent, a request
+    /// the tap makes included, and before their answers: the parent hears of the focus
+    /// first, as it did when it was sent at once.
+    @Test func whatTouchesTellTheParentIsOvertakenByNothingSentToIt() async throws {
+        let heard = Mutex<[String]>([])
+        let ends = try await ThreeEnds("touches-told", middle: { Asking(leaf: $0) }, top: { envelope, link in
+            switch envelope.message {
+            case .request(let r):
+                heard.withLock { $0.append(r.name) }
+                link.reply(to: envelope, Reply(status: .ok))
+                return .deferred
+            default:
+                return .handled
+            }
+        }, leaf: { _, _ in .handled })
+        let top = ends.top
+        _ = try await top.request(.sizeTransition(SizeTransition(width: 20, height: 8)), to: "Middle")
+        _ = try await top.request(.containment(Containment(.didMove, parent: "Top")), to: "Middle")
+        let answers = Mutex<[Int: Result<Envelope, LinkError>]>([:])
+        top.run { l in
+            l.request(.touch(TouchInput(phase: .began, x: 1, y: 0, timestamp: 1)), to: "Middle") { r in answers.withLock { $0[1] = r } }
+            l.request(.touch(TouchInput(phase: .ended, x: 1, y: 0, timestamp: 2)), to: "Middle") { r in
+                heard.withLock { $0.append("answered") }
+                answers.withLock { $0[2] = r }
+            }
+        }
+        let settled = ContinuousClock.now + .seconds(10)
+        while answers.withLock({ $0.count }) < 2, ContinuousClock.now < settled { try await Task.sleep(for: .milliseconds(5)) }
+        let order = heard.withLock { $0 }.filter { ["trellis.focus.took", "asked", "answered"].contains($0) }
+        #expect(order == ["trellis.focus.took", "asked", "answered"], "\(heard.withLock { $0 })")
+        await ends.close()
+    }
 }
