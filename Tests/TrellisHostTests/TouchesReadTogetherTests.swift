@@ -35,10 +35,16 @@ import TrellisWire
         }
         override func touchesBegan(_ touches: Set<Touch>) { reached.append("began") }
         override func touchesEnded(_ touches: Set<Touch>) { reached.append("ended") }
+        /// Set by the test once the press and the release have had time to arrive.
+        nonisolated static let arrived = Mutex(false)
+
         override func handle(_ request: Request, from child: ViewController) -> Reply? {
             // Keeps the main actor busy while the press and the release arrive: both are
             // read before either is handled, as a click read in one piece is.
-            if request.name == "busy" { Thread.sleep(forTimeInterval: 0.1) }
+            if request.name == "busy" {
+                let deadline = ContinuousClock.now + .seconds(5)
+                while !Self.arrived.withLock({ $0 }), ContinuousClock.now < deadline { usleep(1_000) }
+            }
             return Reply(status: .ok)
         }
     }
@@ -70,11 +76,21 @@ import TrellisWire
         // Sent back to back, in this order, from one turn of Top's loop: a request that
         // keeps Middle busy, then a click on the leaf's viewport at 3,2 of Middle — the
         // press and the release, each with a trace of its own.
+        // Middle stays busy until 300 ms after they were sent, however loaded the machine
+        // (a fixed 100 ms was once not enough under a full parallel test run).
         let answers = Mutex<[Int: Result<Envelope, LinkError>]>([:])
+        let sent = Mutex(false)
+        Middle.arrived.withLock { $0 = false }
         top.run { l in
             l.request(.request(Request(name: "busy")), to: "Middle") { r in answers.withLock { $0[0] = r } }
             l.request(.touch(TouchInput(phase: .began, x: 3, y: 2, timestamp: 1)), to: "Middle", trace: 11) { r in answers.withLock { $0[1] = r } }
             l.request(.touch(TouchInput(phase: .ended, x: 3, y: 2, timestamp: 2)), to: "Middle", trace: 12) { r in answers.withLock { $0[2] = r } }
+            sent.withLock { $0 = true }
+        }
+        Task.detached {
+            while !sent.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+            try await Task.sleep(for: .milliseconds(300))
+            Middle.arrived.withLock { $0 = true }
         }
         let settled = ContinuousClock.now + .seconds(10)
         while answers.withLock({ $0.count }) < 3, ContinuousClock.now < settled { try await Task.sleep(for: .milliseconds(5)) }
