@@ -128,6 +128,18 @@ import TrellisWire
             ask.addAction { [unowned self] _ in sendRequest("asked") }
             view.addSubview(ask)
         }
+
+        /// Set by the test once the press and the release have had time to arrive.
+        nonisolated static let arrived = Mutex(false)
+
+        override func handle(_ request: Request, from child: ViewController) -> Reply? {
+            // As `Middle` does: the press and the release are handled as one.
+            if request.name == "busy" {
+                let deadline = ContinuousClock.now + .seconds(5)
+                while !Self.arrived.withLock({ $0 }), ContinuousClock.now < deadline { usleep(1_000) }
+            }
+            return Reply(status: .ok)
+        }
     }
 
     /// What touches tell the parent (focus taken here, key commands changed) goes once
@@ -150,15 +162,25 @@ import TrellisWire
         _ = try await top.request(.sizeTransition(SizeTransition(width: 20, height: 8)), to: "Middle")
         _ = try await top.request(.containment(Containment(.didMove, parent: "Top")), to: "Middle")
         let answers = Mutex<[Int: Result<Envelope, LinkError>]>([:])
+        let sent = Mutex(false)
+        Asking.arrived.withLock { $0 = false }
         top.run { l in
+            l.request(.request(Request(name: "busy")), to: "Middle") { _ in }
             l.request(.touch(TouchInput(phase: .began, x: 1, y: 0, timestamp: 1)), to: "Middle") { r in answers.withLock { $0[1] = r } }
             l.request(.touch(TouchInput(phase: .ended, x: 1, y: 0, timestamp: 2)), to: "Middle") { r in
                 heard.withLock { $0.append("answered") }
                 answers.withLock { $0[2] = r }
             }
+            sent.withLock { $0 = true }
+        }
+        Task.detached {
+            while !sent.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+            try await Task.sleep(for: .milliseconds(300))
+            Asking.arrived.withLock { $0 = true }
         }
         let settled = ContinuousClock.now + .seconds(10)
         while answers.withLock({ $0.count }) < 2, ContinuousClock.now < settled { try await Task.sleep(for: .milliseconds(5)) }
+        // The busy request's own name is heard too; only these three are in question.
         let order = heard.withLock { $0 }.filter { ["trellis.focus.took", "asked", "answered"].contains($0) }
         #expect(order == ["trellis.focus.took", "asked", "answered"], "\(heard.withLock { $0 })")
         await ends.close()
