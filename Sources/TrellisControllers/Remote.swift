@@ -119,8 +119,12 @@ public final class RemoteController: ViewController {
     /// From its parent — or, presented, from the controller its presentation covers.
     @discardableResult
     func forward(_ message: Message) -> Reply? {
-        port.exchange(message, from: parent?.id ?? presentingViewController?.id ?? ControllerID("-"), to: id)
+        port.exchange(message, from: sender, to: id)
     }
+
+    /// Who the messages this proxy forwards come from: its parent, or the controller its
+    /// presentation covers.
+    private var sender: ControllerID { parent?.id ?? presentingViewController?.id ?? ControllerID("-") }
 
     // `super` keeps the movement flags on the proxy too, for the parent's code to read as
     // it would an in-process child's; it logs nothing for a proxy.
@@ -238,8 +242,7 @@ public final class RemoteController: ViewController {
     /// A gesture's phases read together go to the child's process together: it handles
     /// them in order, and nothing waits a round trip between them.
     override func touchMessages(_ inputs: [TouchInput]) -> [Bool] {
-        port.exchange(inputs.map { .touch($0) }, from: parent?.id ?? presentingViewController?.id ?? ControllerID("-"), to: id)
-            .map { $0 == nil || $0?.status == .ok }
+        port.exchange(inputs.map { .touch($0) }, from: sender, to: id).map { $0 == nil || $0?.status == .ok }
     }
 }
 
@@ -271,13 +274,13 @@ public final class RemoteViewport: View, FocusForwarding {
 @MainActor
 public final class ParentProxy: ViewController {
     public let port: RemotePort
+    /// The completions of `dismiss` calls this proxy's tree asked the parent's process to
+    /// apply, until it says it has (`ProcessChildRequest.dismissDone`).
+    var afterParentDismissal: [@MainActor () -> Void] = []
     /// Set by the host: presents a controller of this process, asked from this proxy's
     /// tree, from the parent's process — where the window that owns the screen it covers
     /// is (RemotePresentation.swift); answers why not, or nil once asked — `completion`
     /// runs once that process has presented it.
-    /// The completions of `dismiss` calls this proxy's tree asked the parent's process to
-    /// apply, until it says it has (`ProcessChildRequest.dismissDone`).
-    var afterParentDismissal: [@MainActor () -> Void] = []
     public var presentsInParentProcess: (
         @MainActor (_ controller: ViewController, _ animated: Bool, _ completion: (@MainActor () -> Void)?) -> PresentationRefusal?
     )?

@@ -41,10 +41,9 @@ extension ViewController {
                 handled.append(false)
                 continue
             }
-            let touch = Touch(input)
             switch target {
             case .view(let v):
-                handled.append(deliverTouches([touch], from: v))
+                handled.append(deliverTouches([Touch(input)], from: v))
             case .child(let child, let viewport):
                 var gesture = [(input, point)]
                 if child is RemoteController {
