@@ -289,18 +289,21 @@ public final class ChildHost {
         }
     }
 
-    func deliver(_ envelope: Envelope) -> Reply? {
-        defer {
-            // Input's frame goes out before its answer: the person waits for the frame,
-            // the sender only learns from the answer whether anything handled it — unless
-            // this input arrived while the main thread waits on a child, part-way through
-            // handling something else, which the frame must not be composed in the middle of.
-            if envelope.kind.isInput && !Switchboard.shared.isWaiting {
-                publisher?.publishNow()
-            } else {
-                publisher?.setNeedsFrame()
-            }
+    /// The frame of what a message changed. Input's goes out before its answer: the
+    /// person waits for the frame, the sender only learns from the answer whether anything
+    /// handled it — unless the input arrived while the main thread waits on a child,
+    /// part-way through handling something else, which the frame must not be composed in
+    /// the middle of. Anything else's goes at the end of the turn.
+    private func sendFrame(afterInput isInput: Bool) {
+        if isInput && !Switchboard.shared.isWaiting {
+            publisher?.publishNow()
+        } else {
+            publisher?.setNeedsFrame()
         }
+    }
+
+    func deliver(_ envelope: Envelope) -> Reply? {
+        defer { sendFrame(afterInput: envelope.kind.isInput) }
         let message = envelope.message
         switch message {
         case .containment(let c) where c.parent != nil && c.parent != proxy.id:
@@ -440,7 +443,7 @@ public final class ChildHost {
 
     /// Touches read together (`Switchboard`): routed as one — a gesture for a child in
     /// another process goes there in one piece — then those that arrived meanwhile, and
-    /// one frame for them all before their answers, as `deliver` sends one for each input.
+    /// one frame for them all (`sendFrame`), as `deliver` sends one for each input.
     func deliver(touches envelopes: [Envelope], more: () -> [Envelope]) -> [Reply?] {
         embedView()
         let outerTold = toldAfterFrame
@@ -458,7 +461,7 @@ public final class ChildHost {
             batch = replies.count < Self.touchesPerFrame ? more() : []
         }
         window.refreshKeyCommandFooters()
-        if !Switchboard.shared.isWaiting { publisher?.publishNow() } else { publisher?.setNeedsFrame() }
+        sendFrame(afterInput: true)
         sendToldAfterFrame()
         return replies
     }

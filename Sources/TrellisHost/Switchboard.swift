@@ -350,8 +350,8 @@ public final class Switchboard {
 
     private func answer(_ envelope: Envelope, over link: Link, arrived: UInt64, log: RoutingLog, _ handle: Line.Handler) {
         let isInput = envelope.kind.isInput
-        let waited = MonotonicClock.nanoseconds() &- arrived
-        if isInput && waited > Self.inputBound.nanoseconds {
+        if isInput && isStale(arrived) {
+            let waited = MonotonicClock.nanoseconds() &- arrived
             let why = "stale: waited \(waited / 1_000_000) ms for its turn (bound \(Self.inputBound.nanoseconds / 1_000_000) ms), not run"
             log.record(RoutingRecord(
                 host: log.host, at: envelope.target.rawValue, source: envelope.source.rawValue, target: envelope.target.rawValue,
