@@ -17,15 +17,48 @@ import TrellisWire
 /// up the container's chain.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct TouchesReadTogetherTests {
-    /// Holds a child in another process in its top-left corner, and notes what reaches
-    /// its own chain.
-    final class Middle: ViewController {
+    /// Keeps a host's main actor in its handler of a `busy` request until what the test
+    /// sent behind that request has had time to arrive — 300 ms after it was sent, however
+    /// loaded the machine (a fixed 100 ms was once not enough under a full parallel test
+    /// run) — so that a press and a release sent behind it are read before either is
+    /// handled, as a click read in one piece is.
+    final class ArrivalGate: Sendable {
+        private let open = Mutex(false)
+
+        /// In the handler of `busy`: waits until open, at most 5 s.
+        func hold() {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !open.withLock({ $0 }), ContinuousClock.now < deadline { usleep(1_000) }
+        }
+
+        /// Right after the messages behind `busy` went out: opens 300 ms later.
+        func sent() {
+            Task.detached { [self] in
+                try? await Task.sleep(for: .milliseconds(300))
+                open.withLock { $0 = true }
+            }
+        }
+    }
+
+    /// Middle for these tests: holds Leaf's proxy, and stays busy on `busy` (`ArrivalGate`).
+    class GatedMiddle: ViewController {
         let leaf: RemoteController
-        var reached: [String] = []
-        init(leaf: RemoteController) {
+        let gate: ArrivalGate
+        init(leaf: RemoteController, gate: ArrivalGate) {
             self.leaf = leaf
+            self.gate = gate
             super.init(id: "Middle")
         }
+        override func handle(_ request: Request, from child: ViewController) -> Reply? {
+            if request.name == "busy" { gate.hold() }
+            return Reply(status: .ok)
+        }
+    }
+
+    /// Holds a child in another process in its top-left corner, and notes what reaches
+    /// its own chain.
+    final class Middle: GatedMiddle {
+        var reached: [String] = []
         override func viewDidLoad() {
             super.viewDidLoad()
             addChild(leaf)
@@ -35,18 +68,6 @@ import TrellisWire
         }
         override func touchesBegan(_ touches: Set<Touch>) { reached.append("began") }
         override func touchesEnded(_ touches: Set<Touch>) { reached.append("ended") }
-        /// Set by the test once the press and the release have had time to arrive.
-        nonisolated static let arrived = Mutex(false)
-
-        override func handle(_ request: Request, from child: ViewController) -> Reply? {
-            // Keeps the main actor busy while the press and the release arrive: both are
-            // read before either is handled, as a click read in one piece is.
-            if request.name == "busy" {
-                let deadline = ContinuousClock.now + .seconds(5)
-                while !Self.arrived.withLock({ $0 }), ContinuousClock.now < deadline { usleep(1_000) }
-            }
-            return Reply(status: .ok)
-        }
     }
 
     @Test func aClicksPressAndReleaseReadTogetherReachTheChildWithoutARoundTripBetween() async throws {
@@ -55,7 +76,8 @@ import TrellisWire
         // It takes the press and declines the release.
         let seen = Mutex<[(TouchInput, UInt64)]>([])
         let press = Mutex<Envelope?>(nil)
-        let ends = try await ThreeEnds("touches-together", middle: { Middle(leaf: $0) }, leaf: { envelope, link in
+        let gate = ArrivalGate()
+        let ends = try await ThreeEnds("touches-together", middle: { Middle(leaf: $0, gate: gate) }, leaf: { envelope, link in
             guard case .touch(let t) = envelope.message else {
                 if envelope.kind == .request { link.reply(to: envelope, Reply(status: .ok)); return .deferred }
                 return .handled
@@ -76,21 +98,12 @@ import TrellisWire
         // Sent back to back, in this order, from one turn of Top's loop: a request that
         // keeps Middle busy, then a click on the leaf's viewport at 3,2 of Middle — the
         // press and the release, each with a trace of its own.
-        // Middle stays busy until 300 ms after they were sent, however loaded the machine
-        // (a fixed 100 ms was once not enough under a full parallel test run).
         let answers = Mutex<[Int: Result<Envelope, LinkError>]>([:])
-        let sent = Mutex(false)
-        Middle.arrived.withLock { $0 = false }
         top.run { l in
             l.request(.request(Request(name: "busy")), to: "Middle") { r in answers.withLock { $0[0] = r } }
             l.request(.touch(TouchInput(phase: .began, x: 3, y: 2, timestamp: 1)), to: "Middle", trace: 11) { r in answers.withLock { $0[1] = r } }
             l.request(.touch(TouchInput(phase: .ended, x: 3, y: 2, timestamp: 2)), to: "Middle", trace: 12) { r in answers.withLock { $0[2] = r } }
-            sent.withLock { $0 = true }
-        }
-        Task.detached {
-            while !sent.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
-            try await Task.sleep(for: .milliseconds(300))
-            Middle.arrived.withLock { $0 = true }
+            gate.sent()
         }
         let settled = ContinuousClock.now + .seconds(10)
         while answers.withLock({ $0.count }) < 3, ContinuousClock.now < settled { try await Task.sleep(for: .milliseconds(5)) }
@@ -115,30 +128,13 @@ import TrellisWire
     }
 
     /// Holds a button that takes focus when clicked and asks up the tree when tapped.
-    final class Asking: ViewController {
-        let leaf: RemoteController
-        init(leaf: RemoteController) {
-            self.leaf = leaf
-            super.init(id: "Middle")
-        }
+    final class Asking: GatedMiddle {
         override func viewDidLoad() {
             super.viewDidLoad()
             let ask = Button(title: "ask")
             ask.frame = Rect(x: 0, y: 0, width: 5, height: 1)
             ask.addAction { [unowned self] _ in sendRequest("asked") }
             view.addSubview(ask)
-        }
-
-        /// Set by the test once the press and the release have had time to arrive.
-        nonisolated static let arrived = Mutex(false)
-
-        override func handle(_ request: Request, from child: ViewController) -> Reply? {
-            // As `Middle` does: the press and the release are handled as one.
-            if request.name == "busy" {
-                let deadline = ContinuousClock.now + .seconds(5)
-                while !Self.arrived.withLock({ $0 }), ContinuousClock.now < deadline { usleep(1_000) }
-            }
-            return Reply(status: .ok)
         }
     }
 
@@ -148,7 +144,8 @@ import TrellisWire
     /// first, as it did when it was sent at once.
     @Test func whatTouchesTellTheParentIsOvertakenByNothingSentToIt() async throws {
         let heard = Mutex<[String]>([])
-        let ends = try await ThreeEnds("touches-told", middle: { Asking(leaf: $0) }, top: { envelope, link in
+        let gate = ArrivalGate()
+        let ends = try await ThreeEnds("touches-told", middle: { Asking(leaf: $0, gate: gate) }, top: { envelope, link in
             switch envelope.message {
             case .request(let r):
                 heard.withLock { $0.append(r.name) }
@@ -162,8 +159,6 @@ import TrellisWire
         _ = try await top.request(.sizeTransition(SizeTransition(width: 20, height: 8)), to: "Middle")
         _ = try await top.request(.containment(Containment(.didMove, parent: "Top")), to: "Middle")
         let answers = Mutex<[Int: Result<Envelope, LinkError>]>([:])
-        let sent = Mutex(false)
-        Asking.arrived.withLock { $0 = false }
         top.run { l in
             l.request(.request(Request(name: "busy")), to: "Middle") { _ in }
             l.request(.touch(TouchInput(phase: .began, x: 1, y: 0, timestamp: 1)), to: "Middle") { r in answers.withLock { $0[1] = r } }
@@ -171,12 +166,7 @@ import TrellisWire
                 heard.withLock { $0.append("answered") }
                 answers.withLock { $0[2] = r }
             }
-            sent.withLock { $0 = true }
-        }
-        Task.detached {
-            while !sent.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
-            try await Task.sleep(for: .milliseconds(300))
-            Asking.arrived.withLock { $0 = true }
+            gate.sent()
         }
         let settled = ContinuousClock.now + .seconds(10)
         while answers.withLock({ $0.count }) < 2, ContinuousClock.now < settled { try await Task.sleep(for: .milliseconds(5)) }
