@@ -273,17 +273,17 @@ public final class ChildHost {
         return Reply(status: .ok)
     }
 
-    /// This host's link to the compositor, made anew: libzmq does not try a handshake the
+    /// This host's link to the compositor, made anew: libzmq may not try a handshake the
     /// compositor refused again (a restarted one, before the key was vouched for anew).
+    /// Its own retry may have connected the old link meanwhile, so that one stays open
+    /// until the compositor has heard the new one (`Link.connectNow(replacing:)`).
     func reconnectCompositor() {
         guard let old = compositorLink, old !== link else { return }
-        old.now { $0.close() }
         compositorLink = nil
         let line = Switchboard.Line(log: log)
         do {
             connected(toCompositor: try Link.connectNow(
-                id: controller.id, parent: Self.compositorID, endpoint: old.endpoint, loop: loop, log: log,
-                options: compositorOptions ?? options, onMessage: line.onMessage), line: line)
+                replacing: old, options: compositorOptions ?? options, onMessage: line.onMessage), line: line)
         } catch {
             View.diagnostics("\(controller.id) did not connect to the compositor again: \(error)")
         }
