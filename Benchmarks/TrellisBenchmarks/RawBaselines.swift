@@ -245,3 +245,78 @@ final class RawRelayPath: @unchecked Sendable {
         relays.forEach { $0.stop() }
     }
 }
+
+/// The kernel's own socket between the same two processes, no libzmq: a 64-byte
+/// round trip over a Unix `SOCK_SEQPACKET` socket, each end's own thread writing and
+/// reading it. A libzmq message passes an I/O thread at each end on its way; this one
+/// passes none — what a hop would cost with no I/O thread in between
+/// (docs/BENCHMARKS.md, `e2e`, "What is left").
+enum UnixEcho {
+    /// A socket path's address; nil if it does not fit `sun_path`.
+    static func address(_ path: String) -> sockaddr_un? {
+        var a = sockaddr_un()
+        a.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: a.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &a.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        return a
+    }
+
+    /// The echo, until stdin closes: listens at `path`, takes one connection and sends
+    /// back every message it reads.
+    static func echo(path: String) {
+        guard var address = address(path) else { return }
+        let listener = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0)
+        unlink(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard listener >= 0, bound == 0, listen(listener, 1) == 0 else { return }
+        TransportBenchPeer.ready()
+        let peer = accept(listener, nil, nil)
+        var items = [pollfd(fd: peer, events: Int16(POLLIN), revents: 0), pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while poll(&items, 2, -1) > 0, items[1].revents == 0 {
+            let n = recv(peer, &buffer, buffer.count, 0)
+            guard n > 0 else { break }
+            _ = send(peer, &buffer, n, 0)
+        }
+        close(peer)
+        close(listener)
+        unlink(path)
+    }
+}
+
+/// The connecting end of `UnixEcho`, timing blocking round trips of 64 bytes.
+final class UnixRequester: @unchecked Sendable {
+    // @unchecked: the descriptor is used by one measuring thread at a time; each
+    // `measure` call starts after the previous one finished.
+    private let fd: Int32
+
+    init(path: String) throws {
+        guard var address = UnixEcho.address(path) else { throw BenchError("socket path too long: \(path)") }
+        fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard fd >= 0, connected == 0 else { throw BenchError("could not connect to \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    func measure(_ count: Int) async -> [UInt64] {
+        await onDedicatedThread("unix-req") { [fd] in
+            var samples = [UInt64](repeating: 0, count: count)
+            var out = [UInt8](repeating: 0x2A, count: 64), back = [UInt8](repeating: 0, count: 64)
+            for i in 0..<count {
+                let t0 = MonotonicClock.nanoseconds()
+                _ = send(fd, &out, 64, 0)
+                _ = recv(fd, &back, 64, 0)
+                samples[i] = MonotonicClock.nanoseconds() - t0
+            }
+            return samples
+        }
+    }
+
+    func close() { Glibc.close(fd) }
+}

@@ -58,6 +58,10 @@ struct TransportBench: AsyncParsableCommand {
         // Round trip.
         let rawEndpoint = try run.ipcEndpoint("raw"), linkEndpoint = try run.ipcEndpoint("link")
         let framedEndpoint = try run.ipcEndpoint("framed")
+        let unixPeer = try BenchPeerProcess(["bench", "transport-peer", "--mode", "unix-echo", "--endpoint", run.path + "/unix.sock"])
+        defer { unixPeer.stop() }
+        let unix = try UnixRequester(path: run.path + "/unix.sock")
+        defer { unix.close() }
         let rawPeer = try BenchPeerProcess(["bench", "transport-peer", "--mode", "raw-rep", "--endpoint", rawEndpoint])
         defer { rawPeer.stop() }
         let framed = RawFramedRequester(endpoint: framedEndpoint)
@@ -77,20 +81,23 @@ struct TransportBench: AsyncParsableCommand {
 
         let driver = Driver(loop: loop)
         let raw = RawRequester(endpoint: rawEndpoint)
-        var rawSamples: [UInt64] = [], framedSamples: [UInt64] = [], linkSamples: [UInt64] = []
+        var unixSamples: [UInt64] = [], rawSamples: [UInt64] = [], framedSamples: [UInt64] = [], linkSamples: [UInt64] = []
         let blocks = 4, perBlock = iterations / blocks
-        _ = await raw.measure(perBlock / 4)  // warm-up
+        _ = await unix.measure(perBlock / 4)  // warm-up
+        _ = await raw.measure(perBlock / 4)
         _ = try await framed.measure(perBlock / 4)
         _ = try await driver.roundTrips(link, to: "echo", count: perBlock / 4)
         for _ in 0..<blocks {
+            unixSamples += await unix.measure(perBlock)
             rawSamples += await raw.measure(perBlock)
             framedSamples += try await framed.measure(perBlock)
             linkSamples += try await driver.roundTrips(link, to: "echo", count: perBlock)
         }
         raw.close()
-        let r = Percentiles(rawSamples), f = Percentiles(framedSamples), l = Percentiles(linkSamples)
+        let u = Percentiles(unixSamples), r = Percentiles(rawSamples), f = Percentiles(framedSamples), l = Percentiles(linkSamples)
         let ratio = l.p50 / r.p50
         print("round trip (µs)                          p50      p99")
+        print("  Unix SOCK_SEQPACKET, no libzmq        \(figure(u.p50 / 1000).padded(7)) \(figure(u.p99 / 1000).padded(8))")
         print("  raw libzmq REQ/REP                    \(figure(r.p50 / 1000).padded(7)) \(figure(r.p99 / 1000).padded(8))")
         print("  raw libzmq, Trellis frames, poll(2)   \(figure(f.p50 / 1000).padded(7)) \(figure(f.p99 / 1000).padded(8))   \(figure(f.p50 / r.p50, 2)) × REQ/REP")
         print("  trellis link                          \(figure(l.p50 / 1000).padded(7)) \(figure(l.p99 / 1000).padded(8))   ratio \(figure(ratio, 2)) (target ≤ 1.5), \(figure(l.p50 / f.p50, 2)) × framed")
@@ -106,6 +113,7 @@ struct TransportBench: AsyncParsableCommand {
         print("  trellis link              \(Int(linkFanout)) msg/s   (target ≥ 200000)")
         print(
             "bench=transport raw_p50_us=\(figure(r.p50 / 1000, 2)) raw_p99_us=\(figure(r.p99 / 1000, 2)) "
+                + "unix_p50_us=\(figure(u.p50 / 1000, 2)) unix_p99_us=\(figure(u.p99 / 1000, 2)) raw_vs_unix=\(figure(r.p50 / u.p50, 2)) "
                 + "framed_p50_us=\(figure(f.p50 / 1000, 2)) framed_p99_us=\(figure(f.p99 / 1000, 2)) framed_ratio=\(figure(f.p50 / r.p50, 3)) "
                 + "link_p50_us=\(figure(l.p50 / 1000, 2)) link_p99_us=\(figure(l.p99 / 1000, 2)) ratio=\(figure(ratio, 3)) "
                 + "link_vs_framed=\(figure(l.p50 / f.p50, 3)) "

@@ -12,7 +12,7 @@ struct TransportBenchPeer: AsyncParsableCommand {
         commandName: "transport-peer", abstract: "Helper process of 'trellis bench transport'.", shouldDisplay: false)
 
     enum Mode: String, ExpressibleByArgument {
-        case rawRep = "raw-rep", rawFramed = "raw-framed", rawSink = "raw-sink", rawRelay = "raw-relay", linkEcho = "link-echo", linkSink = "link-sink"
+        case rawRep = "raw-rep", unixEcho = "unix-echo", rawFramed = "raw-framed", rawSink = "raw-sink", rawRelay = "raw-relay", linkEcho = "link-echo", linkSink = "link-sink"
     }
 
     @Option var mode: Mode
@@ -29,6 +29,7 @@ struct TransportBenchPeer: AsyncParsableCommand {
     func run() async throws {
         switch mode {
         case .rawRep: await onDedicatedThread("raw-rep") { [endpoint] in Self.rawRep(endpoint) }
+        case .unixEcho: await onDedicatedThread("unix-echo") { [endpoint] in UnixEcho.echo(path: endpoint) }
         case .rawFramed: await onDedicatedThread("raw-framed") { [endpoint] in RawFramed.echo(endpoint: endpoint) }
         case .rawSink: await onDedicatedThread("raw-sink") { [endpoint, children, window] in Self.rawSink(endpoint, children, window) }
         case .rawRelay:
