@@ -170,11 +170,12 @@ extension ChildHost {
     }
 
     /// This host's compositor link connected again — to a restarted compositor, which
-    /// admits no key vouched for before: each hosted presented controller's is vouched for
-    /// again, and once admitted, that controller's link to it is made anew.
+    /// admits no key vouched for before: each hosted presented controller's link to it is
+    /// closed, its key vouched for again, and once admitted, its link made anew.
     func vouchAgainToCompositor() {
         guard let compositorLink, compositorLink !== link else { return }
         for (id, key) in presentedKeys {
+            presentedHosts[id]?.closeCompositorLink()
             vouch(for: key, as: id, at: [compositorLink][...]) { [weak self] why in
                 guard let self, let host = presentedHosts[id] else { return }
                 if let why { return View.diagnostics("\(id) is not shown by the restarted compositor: \(why)") }

@@ -273,17 +273,26 @@ public final class ChildHost {
         return Reply(status: .ok)
     }
 
-    /// This host's link to the compositor, made anew: libzmq may not try a handshake the
-    /// compositor refused again (a restarted one, before the key was vouched for anew).
-    /// Its own retry may have connected the old link meanwhile, so that one stays open
-    /// until the compositor has heard the new one (`Link.connectNow(replacing:)`).
+    /// Closes this host's link to the compositor, keeping where it leads: before its key
+    /// is vouched for to a restarted compositor. libzmq retries a refused handshake only
+    /// sometimes (zeromq/libzmq#3519), so a link left open could connect once the key is
+    /// admitted, beside the one made then, and the compositor would see one of the two
+    /// leave — a crashed child's placeholder where the alert was.
+    func closeCompositorLink() {
+        guard let old = compositorLink, old !== link else { return }
+        old.now { $0.close() }
+    }
+
+    /// This host's link to the compositor, made anew once its key is admitted again.
     func reconnectCompositor() {
         guard let old = compositorLink, old !== link else { return }
+        closeCompositorLink()
         compositorLink = nil
         let line = Switchboard.Line(log: log)
         do {
             connected(toCompositor: try Link.connectNow(
-                replacing: old, options: compositorOptions ?? options, onMessage: line.onMessage), line: line)
+                id: controller.id, parent: Self.compositorID, endpoint: old.endpoint, loop: loop, log: log,
+                options: compositorOptions ?? options, onMessage: line.onMessage), line: line)
         } catch {
             View.diagnostics("\(controller.id) did not connect to the compositor again: \(error)")
         }

@@ -26,7 +26,6 @@ extension Link {
             peers[peer] = PeerState(lastHeard: now, connected: true)
         }
         logEvent("peer \(peer) connected", peer: peer)
-        if case .child(peer) = role { retireReplaced() }
         onPeer(.connected(peer))
         return false
     }

@@ -68,9 +68,6 @@ public actor Link {
     /// One timer per request cost a heap insert and a cancellation per round trip,
     /// and left a cancelled entry in the loop's heap for the whole timeout.
     var expiryTimer: (id: UInt64, deadline: UInt64)?
-    /// Child end made in place of another (`connectNow(replacing:)`): the one it
-    /// replaces, open until the parent has heard this one.
-    var replaced: Link?
     /// Child end: how the parent answered this end's hello; nil until it has.
     public internal(set) var helloAnswer: HelloAnswer?
     /// Set when the message being handled resumed a waiting `request`.
@@ -370,7 +367,6 @@ public actor Link {
         zapDomain = nil
         localChildren.removeAll()
         localParent = nil
-        retireReplaced()
         logEvent("link closed")
     }
 
