@@ -53,11 +53,13 @@ struct LatencyBench: AsyncParsableCommand {
         let raw = try await rawOneWay(in: dir)
         let path = try RawRelayPath(run: dir, hops: Self.hops)
         defer { path.close() }
+        let unixPath = try UnixRelayPath(run: dir, hops: Self.hops)
+        defer { unixPath.close() }
         let session = try BenchSession("latency")
         var ok = false
         defer { if !ok { print("the benchmark failed; see the logs of the run directory") } }
         do {
-            let samples = try await measure(session, beside: path)
+            let samples = try await measure(session, beside: path, and: unixPath)
             await session.stop(keep: false)
             ok = true
             report(samples, raw: raw)
@@ -78,9 +80,12 @@ struct LatencyBench: AsyncParsableCommand {
         return await requester.measure(rawRoundTrips).map { $0 / 2 }
     }
 
-    /// The taps, each after one message over the raw path (the baseline): alternating,
-    /// so that whatever else the shared machine does weighs on both alike.
-    func measure(_ s: BenchSession, beside path: RawRelayPath) async throws -> (latency: [UInt64], raced: Int, path: [UInt64]) {
+    /// The taps, each after one message over the raw path (the baseline) and one over
+    /// the same hops on Unix sockets: alternating, so that whatever else the shared
+    /// machine does weighs on all alike.
+    func measure(
+        _ s: BenchSession, beside path: RawRelayPath, and unixPath: UnixRelayPath
+    ) async throws -> (latency: [UInt64], raced: Int, path: [UInt64], unix: [UInt64]) {
         try s.launchChain(root: "TapRoot", middle: "TapMiddle", leaf: "TapLeaf")
         try await s.connect()
         _ = try await s.waitForTexts(["[taps 0]"], timeout: .seconds(20))
@@ -88,13 +93,16 @@ struct LatencyBench: AsyncParsableCommand {
         let (x, y): (Int32, Int32) = (10, 2)
         guard let client = s.client else { throw BenchError("not connected") }
 
-        var latency: [UInt64] = [], pathSamples: [UInt64] = []
+        var latency: [UInt64] = [], pathSamples: [UInt64] = [], unixSamples: [UInt64] = []
         var raced = 0
         for k in 1...(warmup + taps) {
             guard let sample = await path.measure(1, pause: Self.pause) else {
                 throw BenchError("the raw relay path lost a message")
             }
-            if k > warmup { pathSamples += sample }
+            guard let unixSample = await unixPath.measure(1, pause: Self.pause) else {
+                throw BenchError("the Unix relay path lost a message")
+            }
+            if k > warmup { pathSamples += sample; unixSamples += unixSample }
             // The wait is registered first and the tap sent a little later, so the compose
             // that shows the tap cannot come before the compositor waits for it; should it
             // all the same, the compositor says so ("-") and the sample is not counted.
@@ -106,22 +114,26 @@ struct LatencyBench: AsyncParsableCommand {
             guard k > warmup else { continue }
             if let composedAt, composedAt > t0 { latency.append(composedAt - t0) } else { raced += 1 }
         }
-        return (latency, raced, pathSamples)
+        return (latency, raced, pathSamples, unixSamples)
     }
 
-    func report(_ result: (latency: [UInt64], raced: Int, path: [UInt64]), raw: [UInt64]) {
+    func report(_ result: (latency: [UInt64], raced: Int, path: [UInt64], unix: [UInt64]), raw: [UInt64]) {
         let ours = Percentiles(result.latency), path = Percentiles(result.path), hot = Percentiles(raw)
+        let unix = Percentiles(result.unix)
         let backToBack = hot.p50 * Double(Self.hops)
         let us = { (ns: Double) in figure(ns / 1000, 1) }
         print("  tap -> leaf's frame composed: p50 \(us(ours.p50)) us, p99 \(us(ours.p99)) us, min \(us(ours.min)) us "
             + "(\(result.latency.count) taps\(result.raced > 0 ? ", \(result.raced) not counted: composed before the wait began" : ""))")
         print("  baseline, raw libzmq over the same \(Self.hops) hops through 4 processes, each message after the same "
             + "pause: p50 \(us(path.p50)) us, p99 \(us(path.p99)) us (\(result.path.count) messages)")
+        print("  the same hops over Unix SOCK_SEQPACKET sockets, no libzmq, after the same pause: p50 \(us(unix.p50)) us, "
+            + "p99 \(us(unix.p99)) us: libzmq's path is \(figure(path.p50 / unix.p50, 2)) × that")
         print("  for reference, raw libzmq ipc one-way back to back: p50 \(us(hot.p50)) us, p99 \(us(hot.p99)) us "
             + "(\(raw.count) round trips, halved); x \(Self.hops) hops = \(us(backToBack)) us")
         print("bench=latency levels=3 hops=\(Self.hops) p50_us=\(us(ours.p50)) p99_us=\(us(ours.p99)) "
             + "baseline_us=\(us(path.p50)) baseline_p99_us=\(us(path.p99)) ratio=\(figure(ours.p50 / path.p50, 2)) "
             + "raw_one_way_p50_us=\(us(hot.p50)) raw_one_way_p99_us=\(us(hot.p99)) back_to_back_baseline_us=\(us(backToBack)) "
-            + "back_to_back_ratio=\(figure(ours.p50 / backToBack, 2)) taps=\(result.latency.count)")
+            + "back_to_back_ratio=\(figure(ours.p50 / backToBack, 2)) unix_baseline_us=\(us(unix.p50)) "
+            + "baseline_vs_unix=\(figure(path.p50 / unix.p50, 2)) taps=\(result.latency.count)")
     }
 }

@@ -12,7 +12,7 @@ struct TransportBenchPeer: AsyncParsableCommand {
         commandName: "transport-peer", abstract: "Helper process of 'trellis bench transport'.", shouldDisplay: false)
 
     enum Mode: String, ExpressibleByArgument {
-        case rawRep = "raw-rep", unixEcho = "unix-echo", rawFramed = "raw-framed", rawSink = "raw-sink", rawRelay = "raw-relay", linkEcho = "link-echo", linkSink = "link-sink"
+        case rawRep = "raw-rep", unixEcho = "unix-echo", unixRelay = "unix-relay", rawFramed = "raw-framed", rawSink = "raw-sink", rawRelay = "raw-relay", linkEcho = "link-echo", linkSink = "link-sink"
     }
 
     @Option var mode: Mode
@@ -30,6 +30,9 @@ struct TransportBenchPeer: AsyncParsableCommand {
         switch mode {
         case .rawRep: await onDedicatedThread("raw-rep") { [endpoint] in Self.rawRep(endpoint) }
         case .unixEcho: await onDedicatedThread("unix-echo") { [endpoint] in UnixEcho.echo(path: endpoint) }
+        case .unixRelay:
+            guard let next else { throw ValidationError("unix-relay needs --next") }
+            await onDedicatedThread("unix-relay") { [endpoint, report, hops] in UnixSeqpacket.relay(endpoint, next: next, report: report, hops: hops) }
         case .rawFramed: await onDedicatedThread("raw-framed") { [endpoint] in RawFramed.echo(endpoint: endpoint) }
         case .rawSink: await onDedicatedThread("raw-sink") { [endpoint, children, window] in Self.rawSink(endpoint, children, window) }
         case .rawRelay:
