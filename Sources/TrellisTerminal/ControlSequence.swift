@@ -5,8 +5,10 @@ struct ControlSequence: Equatable {
     /// Parameters separated by `;`; `nil` where one was left empty, meaning its default.
     var parameters: [Int?]
     /// Each parameter's sub-parameters, the values after its first `:` (kitty's
-    /// alternate keys, event type and text); empty for most. `nil` where one is empty.
-    var subparameters: [[Int?]]
+    /// alternate keys, event type and text); `nil` where one is empty. No entries at
+    /// all when no parameter has any, as in most sequences: read it through
+    /// `self[subparameters:]`.
+    private(set) var subparameters: [[Int?]]
     var intermediates: [UInt8]
     var final: UInt8
 
@@ -31,22 +33,39 @@ struct ControlSequence: Equatable {
         parameters = []
         subparameters = []
         guard !parameterBytes.isEmpty else { return }
-        for field in parameterBytes.split(separator: 0x3B, omittingEmptySubsequences: false) {
-            let values = try field.split(separator: 0x3A, omittingEmptySubsequences: false).map(Self.number)
-            parameters.append(values[0])
-            subparameters.append(Array(values.dropFirst()))
+        // One pass, allocating only what is kept: a mouse report is parsed twice per
+        // click (issue 20), and splitting into arrays of slices cost a dozen allocations.
+        // Each value is settled where it ends, in order, so the first bad value throws
+        // as a split field by field would.
+        var fields = 1, hasSubparameters = false
+        for byte in parameterBytes {
+            if byte == 0x3B { fields += 1 } else if byte == 0x3A { hasSubparameters = true }
         }
-    }
-
-    /// One decimal value; empty is `nil`, its default.
-    private static func number(_ digits: ArraySlice<UInt8>) throws(DecodeFailure) -> Int? {
-        if let bad = digits.first(where: { !(0x30...0x39).contains($0) }) {
-            throw DecodeFailure("byte \(bad.hex) inside a numeric parameter")
+        parameters.reserveCapacity(fields)
+        if hasSubparameters { subparameters = Array(repeating: [], count: fields) }
+        var value = 0, digits = 0, bad: UInt8?, isSubparameter = false
+        var index = parameterBytes.startIndex
+        while true {
+            let byte = index < parameterBytes.endIndex ? parameterBytes[index] : nil
+            index += 1
+            if let byte, byte != 0x3B, byte != 0x3A {
+                if (0x30...0x39).contains(byte) {
+                    if digits < Self.maxDigits { value = value * 10 + Int(byte - 0x30) }
+                } else if bad == nil {
+                    bad = byte
+                }
+                digits += 1
+                continue
+            }
+            if let bad { throw DecodeFailure("byte \(bad.hex) inside a numeric parameter") }
+            guard digits <= Self.maxDigits else { throw DecodeFailure("parameter longer than \(Self.maxDigits) digits") }
+            let number = digits == 0 ? nil : value
+            if isSubparameter { subparameters[parameters.count - 1].append(number) } else { parameters.append(number) }
+            guard let byte else { return }
+            isSubparameter = byte == 0x3A
+            value = 0
+            digits = 0
         }
-        guard digits.count <= maxDigits else {
-            throw DecodeFailure("parameter longer than \(maxDigits) digits")
-        }
-        return digits.isEmpty ? nil : digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
     /// The parameter at `index`, or `nil` when it is absent or empty.

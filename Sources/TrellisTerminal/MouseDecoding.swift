@@ -11,12 +11,12 @@ enum MouseDecoding {
     /// with no button held (any-event tracking) and wheel "releases".
     static func sgr(_ sequence: ControlSequence, at time: UInt64) throws(DecodeFailure) -> InputEvent? {
         let released = sequence.final == UInt8(ascii: "m")
-        let fields = sequence.parameters.compactMap { $0 }
-        guard sequence.parameters.count == 3, fields.count == 3 else {
-            throw DecodeFailure("mouse report needs 3 fields (button;x;y), got \(fields.count) of \(sequence.parameters.count)")
+        let fields = sequence.parameters
+        guard fields.count == 3, let code = fields[0], let column = fields[1], let row = fields[2] else {
+            let given = fields.count(where: { $0 != nil })
+            throw DecodeFailure("mouse report needs 3 fields (button;x;y), got \(given) of \(fields.count)")
         }
         guard sequence.intermediates.isEmpty else { throw DecodeFailure("mouse report with intermediate bytes") }
-        let (code, column, row) = (fields[0], fields[1], fields[2])
         guard code <= 255 else { throw DecodeFailure("mouse button code \(code) above 255") }
         guard column >= 1, row >= 1 else {
             throw DecodeFailure("mouse position \(column);\(row) is not 1-based")
@@ -33,8 +33,12 @@ enum MouseDecoding {
         switch code & (64 | 128) {
         case 64:
             if released { return nil }
-            let deltas: [(Int32, Int32)] = [(0, -1), (0, 1), (-1, 0), (1, 0)]
-            let (dx, dy) = deltas[low]
+            let (dx, dy): (Int32, Int32) = switch low {
+            case 0: (0, -1)
+            case 1: (0, 1)
+            case 2: (-1, 0)
+            default: (1, 0)
+            }
             return .scroll(ScrollInput(deltaX: dx, deltaY: dy, modifiers: modifiers, x: x, y: y, timestamp: time))
         case 0:
             if low == 3 {

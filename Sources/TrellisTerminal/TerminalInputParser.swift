@@ -45,6 +45,8 @@ public struct TerminalInputParser: Sendable {
     private var state = State.ground
     /// The bytes of the unit in progress, from its first byte (ESC included).
     private var pending: [UInt8] = []
+    /// The bytes of the last control sequence finished (`finishCSI`).
+    private var finished: [UInt8] = []
     /// When the unit in progress began: the timestamp its event carries.
     private var started: UInt64 = 0
     /// When the unit in progress last grew: its deadline counts from here.
@@ -71,16 +73,29 @@ public struct TerminalInputParser: Sendable {
     /// Decodes `bytes`, read at `now`. A pending unit whose deadline has passed is settled
     /// first, so bytes arriving late are not glued onto a stale Esc.
     public mutating func feed(_ bytes: some Sequence<UInt8>, now: UInt64) -> [InputEvent] {
-        var events = flush(now: now)
-        for byte in bytes { take(byte, now: now, into: &events) }
+        var events: [InputEvent] = []
+        Array(bytes).withUnsafeBufferPointer { feed($0, now: now, into: &events) }
         return events
+    }
+
+    /// `feed`, appending to `events`, for bytes in a read buffer: the terminal reader's
+    /// path, which a generic sequence made about as costly as the decoding (a witness
+    /// call per byte and a metadata lookup per read; issue 20).
+    public mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, now: UInt64, into events: inout [InputEvent]) {
+        flush(now: now, into: &events)
+        for byte in bytes { take(byte, now: now, into: &events) }
     }
 
     /// Settles the unit in progress if its deadline is at or before `now`; otherwise
     /// returns nothing. `flush(now: .max)` settles whatever is pending, as at end of input.
     public mutating func flush(now: UInt64) -> [InputEvent] {
-        guard let deadline, now >= deadline else { return [] }
         var events: [InputEvent] = []
+        flush(now: now, into: &events)
+        return events
+    }
+
+    private mutating func flush(now: UInt64, into events: inout [InputEvent]) {
+        guard let deadline, now >= deadline else { return }
         switch state {
         case .ground:
             break
@@ -99,7 +114,6 @@ public struct TerminalInputParser: Sendable {
             paste = nil
         }
         reset()
-        return events
     }
 
     // MARK: - The state machine
@@ -223,8 +237,11 @@ public struct TerminalInputParser: Sendable {
 
     private mutating func finishCSI(final: UInt8, into events: inout [InputEvent]) {
         let time = started
-        let bytes = pending
+        // The sequence moves to `finished` and `pending` takes the storage of the one
+        // before: clearing `pending` while the sequence shared it would copy it.
+        swap(&pending, &finished)
         reset()
+        let bytes = finished
         let body = bytes[2..<(bytes.count - 1)]
         do throws(DecodeFailure) {
             if body.isEmpty && final == UInt8(ascii: "M") {
@@ -244,7 +261,7 @@ public struct TerminalInputParser: Sendable {
                 throw DecodeFailure("paste end marker without a paste start")
             case (UInt8(ascii: "?"), UInt8(ascii: "u")):
                 guard sequence.intermediates.isEmpty, sequence.parameters.count == 1, let flags = sequence.parameters[0],
-                      sequence.subparameters[0].isEmpty
+                      sequence[subparameters: 0].isEmpty
                 else { throw DecodeFailure("keyboard flags answer (CSI ? u) needs one number") }
                 events.append(.answer(.keyboardFlags(flags)))
             case (UInt8(ascii: "?"), UInt8(ascii: "c")) where sequence.intermediates.isEmpty:
@@ -285,7 +302,8 @@ public struct TerminalInputParser: Sendable {
 
     private mutating func begin(_ next: State, with byte: UInt8, now: UInt64) {
         state = next
-        pending = [byte]
+        pending.removeAll(keepingCapacity: true)
+        pending.append(byte)
         started = now
         lastByte = now
     }
