@@ -1,8 +1,11 @@
 import ArgumentParser
 import Foundation
 import TrellisCanvas
+import TrellisCompositor
 import TrellisControllers
+import TrellisLog
 import TrellisSeeds
+import TrellisTerminal
 import TrellisViews
 import TrellisWire
 
@@ -10,15 +13,16 @@ import TrellisWire
 /// a small change, each timed alone on one thread: a window of three nested controllers
 /// making its next frame after one label changed — beside the same window composed whole
 /// for each frame, its baseline — what seed 000's host does for a tap on its circle (the
-/// demo's tap, issue 20), what the demo's root host does for a tab switch, 16 layers composed on a big screen, and a screen read back as
-/// text (the headless compositor's `await-text` check).
+/// demo's tap, issue 20), what the demo's root host does for a tab switch, what the
+/// compositor does for a click read from its terminal, 16 layers composed on a big screen,
+/// and a screen read back as text (the headless compositor's `await-text` check).
 ///
 /// Only the window has a baseline in the same run; the other figures are what a change
 /// to the canvas is judged by, before and after, on the same machine.
 struct RenderBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Time a window's frame after a one-label change (vs composing it whole), seed 000's tap, the demo's tab switch, 16 layers composed, Surface.text.",
+        abstract: "Time a window's frame after a one-label change (vs composing it whole), seed 000's tap, the demo's tab switch, the compositor's decode of a click, 16 layers composed, Surface.text.",
         discussion: """
             window: an 80x24 Window holding a root controller, its child and its grandchild, \
             each a bordered, coloured view with labels; per frame the grandchild's 20-cell \
@@ -32,7 +36,11 @@ struct RenderBench: AsyncParsableCommand {
             tab bar (DemoTabs) in an 80x24 window, its tabs proxies of children in other processes \
             whose every message is answered at once; per switch a touch began and a touch ended on \
             the other tab's button, the frame shown before the dids (as a host sends it), and each \
-            touch's frame: the root host's own work in a tab switch, the round trips left out. layers: 16 surfaces (a 200x60 root and 15 50x15 \
+            touch's frame: the root host's own work in a tab switch, the round trips left out. click: the \
+            compositor's own work for a click read from its terminal: one read's press and release \
+            (SGR mouse reports) decoded, queued for the root and each touch's envelope encoded as \
+            its link encodes it; the read(2), the hand-over to the main actor, the link's \
+            bookkeeping and the socket left out. layers: 16 surfaces (a 200x60 root and 15 50x15 \
             tiles), every cell a coloured character, composed into one 200x60 screen; \
             'same' composes the same layers again (nothing changes), 'flip' alternates two \
             layer sets that differ in every cell (the compose is timed, the frame taken after it not). text: Surface.text of an 80x24 screen of \
@@ -44,12 +52,13 @@ struct RenderBench: AsyncParsableCommand {
     @Option(help: "Frames per round for the window workload.") var windowFrames = 2_000
     @Option(help: "Taps per round for the tap workload.") var taps = 2_000
     @Option(help: "Tab switches per round for the tab workload.") var switches = 1_000
+    @Option(help: "Clicks per round for the click workload.") var clicks = 20_000
     @Option(help: "Compositions per round for the layers workloads.") var layerFrames = 300
     @Option(help: "Reads per round for the text workload.") var textReads = 3_000
     @Option(help: "Measured rounds; the best counts.") var rounds = 3
 
     func validate() throws {
-        guard windowFrames >= 1, taps >= 1, switches >= 1, layerFrames >= 2, textReads >= 1, rounds >= 1 else {
+        guard windowFrames >= 1, taps >= 1, switches >= 1, clicks >= 1, layerFrames >= 2, textReads >= 1, rounds >= 1 else {
             throw ValidationError("counts and --rounds must be positive (--layer-frames at least 2)")
         }
     }
@@ -59,6 +68,7 @@ struct RenderBench: AsyncParsableCommand {
         let window = RenderWindowWorkload(), wholeWindow = RenderWindowWorkload()
         let tap = RenderTapWorkload()
         let tab = RenderTabWorkload()
+        let click = RenderClickWorkload()
         let layers = RenderLayersWorkload()
         let text = RenderTextWorkload()
         // One short warm-up round, then the measured ones; the best round counts (the one
@@ -71,6 +81,7 @@ struct RenderBench: AsyncParsableCommand {
                 ("window_whole_us", wholeWindow.measure(frames: max(1, windowFrames / scale), whole: true)),
                 ("tap_us", tap.measure(taps: max(1, taps / scale))),
                 ("tab_us", tab.measure(switches: max(1, switches / scale))),
+                ("click_us", click.measure(clicks: max(1, clicks / scale))),
                 ("layers_same_us", layers.measure(frames: max(2, layerFrames / scale), flip: false)),
                 ("layers_flip_us", layers.measure(frames: max(2, layerFrames / scale), flip: true)),
                 ("text_us", text.measure(reads: max(1, textReads / scale))),
@@ -86,12 +97,59 @@ struct RenderBench: AsyncParsableCommand {
             + "   ratio \(figure(windowRatio, 3))")
         print("  seed 000's host, a tap on its circle (2 touches, 2 frames):                 \(figure(best["tap_us"]!, 2))")
         print("  the demo's root host, a tab switch (2 touches, 3 frames, children acking): \(figure(best["tab_us"]!, 2))")
+        print("  the compositor, a click read from the terminal until its 2 touches encoded: \(figure(best["click_us"]!, 2))")
         print("  Composition.compose 16 layers on 200x60, nothing changed:                  \(figure(best["layers_same_us"]!, 2))")
         print("  Composition.compose 16 layers on 200x60, every cell changed:               \(figure(best["layers_flip_us"]!, 2))")
         print("  Surface.text 80x24:                                                        \(figure(best["text_us"]!, 2))")
         print("bench=render " + ["window_frame_us", "window_whole_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " ")
             + " ratio=\(figure(windowRatio, 3)) "
-            + ["tap_us", "tab_us", "layers_same_us", "layers_flip_us", "text_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " "))
+            + ["tap_us", "tab_us", "click_us", "layers_same_us", "layers_flip_us", "text_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " "))
+    }
+}
+
+/// The compositor's own work for a click read from its terminal (issue 20): a press and
+/// release at one cell as one read brings them, fed to the parser from the read buffer as
+/// `TerminalInputReader` feeds it, queued for the root (`TerminalInputQueue`),
+/// and each touch's envelope encoded into the buffers a link reuses. Left out: the
+/// read(2), the hand-over to the main actor, the link's bookkeeping and libzmq's send.
+@MainActor
+private final class RenderClickWorkload {
+    private var parser = TerminalInputParser()
+    private var queue: TerminalInputQueue!
+    private var header = [UInt8](repeating: 0, count: WireCodec.headerSize)
+    private var body: [UInt8] = []
+    private var sequence: UInt64 = 0
+    private let click = Array("\u{1B}[<0;31;8M\u{1B}[<0;31;8m".utf8)
+
+    init() {
+        queue = TerminalInputQueue(
+            send: { [unowned self] message, answered in
+                sequence += 1
+                let envelope = Envelope(
+                    sequence: sequence, trace: TraceID.make(), source: .compositor, target: "Demo",
+                    flags: [.ackRequested], message: message)
+                header.withUnsafeMutableBytes { WireCodec.encodeHeader(envelope, into: $0) }
+                message.encodeBody(into: &body)
+                answered(nil)
+            },
+            log: .disabled, onInterrupt: {})
+    }
+
+    func measure(clicks: Int) -> Double {
+        let before = sequence
+        let us = click.withUnsafeBufferPointer { bytes in
+            cpuMicroseconds(per: clicks) {
+                for i in 0..<clicks {
+                    // A fresh array per read, as the reader hands each read's events on.
+                    var events: [InputEvent] = []
+                    events.reserveCapacity(4)
+                    parser.feed(bytes, now: UInt64(i), into: &events)
+                    queue.enqueue(events)
+                }
+            }
+        }
+        precondition(sequence - before == UInt64(2 * clicks), "each click is two touches sent")
+        return us
     }
 }
 

@@ -13,9 +13,11 @@ import TrellisWire
 /// pointer is unanswered, later moves of it collapse into the latest position (a drag
 /// is a position, not a history), so a slow tree does not fall ever further behind the
 /// mouse; anything else of that pointer sends the held move first.
+///
+/// Package-visible for `trellis bench render`, which times a click's decoding and queueing.
 @MainActor
-final class TerminalInputQueue {
-    typealias Send = @MainActor (Message, _ answered: @escaping @MainActor @Sendable (Envelope?) -> Void) -> Void
+package final class TerminalInputQueue {
+    package typealias Send = @MainActor (Message, _ answered: @escaping @MainActor @Sendable (Envelope?) -> Void) -> Void
     private let send: Send
     private let log: RoutingLog
     private let onInterrupt: @MainActor () -> Void
@@ -24,7 +26,7 @@ final class TerminalInputQueue {
 
     /// `onInterrupt` runs when Ctrl+C reaches the root and nothing handles it: raw mode
     /// turned the key's signal off, so an unhandled Ctrl+C is the user's way out.
-    init(send: @escaping Send, log: RoutingLog, onInterrupt: @escaping @MainActor () -> Void) {
+    package init(send: @escaping Send, log: RoutingLog, onInterrupt: @escaping @MainActor () -> Void) {
         self.send = send
         self.log = log
         self.onInterrupt = onInterrupt
@@ -33,7 +35,7 @@ final class TerminalInputQueue {
     /// Moves held back behind an unanswered one (for tests).
     var count: Int { moving.values.filter { $0.held != nil }.count }
 
-    func enqueue(_ events: [InputEvent]) {
+    package func enqueue(_ events: [InputEvent]) {
         for event in events {
             switch event.route {
             case .root(let messages):
