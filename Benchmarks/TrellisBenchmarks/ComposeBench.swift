@@ -8,8 +8,9 @@ import TrellisWire
 /// `trellis bench compose`: the compositor's work per frame — apply the hosts' frames to
 /// the surface tree, compose the screen, turn it into terminal bytes — for 16 surfaces on
 /// a 200×60 screen, beside a naive full redraw of the same composed screen in the same
-/// run. The workload is in docs/BENCHMARKS.md.
-struct ComposeBench: ParsableCommand {
+/// run; and the same path for the demo's tab switch (`ComposeTabSwitch`). The workloads
+/// are in docs/BENCHMARKS.md.
+struct ComposeBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compose",
         abstract: "Compose 16 surfaces on a 200x60 screen and write the changes, vs a naive full redraw.",
@@ -23,21 +24,28 @@ struct ComposeBench: ParsableCommand {
             ScreenWriter's bytes are written to /dev/null — the compositor's path. The \
             baseline does the same apply and compose and writes NaiveRedraw's full screen \
             instead. Frames/s are by the thread's CPU time (one core, whatever else the \
-            machine runs); wall-clock rates are printed too.
+            machine runs); wall-clock rates are printed too. The tab switch: the demo's root \
+            (DemoTabs) and its tabs 000 and 001 on an 80x24 screen; per switch, the batches \
+            of a tap on the other tab's button (its frames, the new tab's placement shown, \
+            the old one's hidden) go through the same path; no baseline (judged before and \
+            after a change).
             """
     )
 
     @Option(help: "Frames timed in the one-cell workload (each side).") var oneCellFrames = 5_000
     @Option(help: "Frames timed in the every-cell workload (each side).") var allCellsFrames = 400
+    @Option(help: "Tab switches timed in the tab-switch workload.") var tabSwitches = 2_000
     @Option(help: "Measured rounds; each side's best counts.") var rounds = 3
 
     func validate() throws {
-        guard oneCellFrames >= 10, allCellsFrames >= 2, rounds >= 1 else {
-            throw ValidationError("--one-cell-frames must be at least 10 and --all-cells-frames at least 2, --rounds at least 1")
+        guard oneCellFrames >= 10, allCellsFrames >= 2, tabSwitches >= 2, rounds >= 1 else {
+            throw ValidationError(
+                "--one-cell-frames must be at least 10, --all-cells-frames and --tab-switches at least 2, --rounds at least 1")
         }
     }
 
-    func run() throws {
+    @MainActor
+    func run() async throws {
         let scene = ComposeScene()
         print("compose benchmark: \(ComposeScene.surfaceCount) surfaces on a \(ComposeScene.screen.width)x"
             + "\(ComposeScene.screen.height) screen, \(ComposeScene.depth) colour; the compositor's apply + compose + "
@@ -45,6 +53,7 @@ struct ComposeBench: ParsableCommand {
         let sink = try DevNull()
         let oneCell = scene.oneCellFrames()
         let allCells = scene.allCellsFrames()
+        let tabSwitch = ComposeTabSwitch()
 
         // A short warm-up of both paths on both workloads, then `rounds` measured rounds,
         // alternating sides so that drift on a shared machine hits both alike; each side's
@@ -60,9 +69,12 @@ struct ComposeBench: ParsableCommand {
                     results[key] = r
                 }
             }
+            let r = try tabSwitch.measure(count: round == 0 ? max(2, tabSwitches / 10) : tabSwitches, sink: sink)
+            if round > 0, (results["tab"]?.cpuNanoseconds ?? .max) > r.cpuNanoseconds { results["tab"] = r }
         }
         let one = results["one-ours"]!, oneNaive = results["one-naive"]!
         let all = results["all-ours"]!, allNaive = results["all-naive"]!
+        let tab = results["tab"]!
 
         print("  workload          path            frames/s (cpu)  frames/s (wall)  bytes/frame  us/frame")
         func row(_ workload: String, _ path: String, _ r: ComposeRun) {
@@ -75,6 +87,8 @@ struct ComposeBench: ParsableCommand {
         row("one cell", "naive redraw", oneNaive)
         row("every cell", "trellis", all)
         row("every cell", "naive redraw", allNaive)
+        print("  demo tab switch, 80x24 (per switch)   \(figure(tab.cpuFPS, 0).padded(14))  \(figure(tab.wallFPS, 0).padded(15))  "
+            + "\(figure(tab.bytesPerFrame, 1).padded(11))  \(figure(1e6 / tab.cpuFPS, 1).padded(8))")
         let targets = "targets: one_cell_fps >= 5000 (\(one.cpuFPS >= 5000 ? "met" : "NOT met")), "
             + "one_cell_bytes <= 24 (\(one.bytesPerFrame <= 24 ? "met" : "NOT met"))"
         print(targets)
@@ -84,7 +98,8 @@ struct ComposeBench: ParsableCommand {
                 + "all_cells_fps=\(figure(all.cpuFPS, 0)) all_cells_bytes=\(figure(all.bytesPerFrame, 0)) "
                 + "baseline_one_cell_fps=\(figure(oneNaive.cpuFPS, 0)) baseline_one_cell_bytes=\(figure(oneNaive.bytesPerFrame, 0)) "
                 + "baseline_all_cells_fps=\(figure(allNaive.cpuFPS, 0)) baseline_all_cells_bytes=\(figure(allNaive.bytesPerFrame, 0)) "
-                + "ratio=\(figure(one.cpuFPS / oneNaive.cpuFPS, 1)) bytes_ratio=\(figure(one.bytesPerFrame / oneNaive.bytesPerFrame, 5))")
+                + "ratio=\(figure(one.cpuFPS / oneNaive.cpuFPS, 1)) bytes_ratio=\(figure(one.bytesPerFrame / oneNaive.bytesPerFrame, 5)) "
+                + "tab_switch_us=\(figure(1e6 / tab.cpuFPS, 1)) tab_switch_bytes=\(figure(tab.bytesPerFrame, 0))")
     }
 }
 

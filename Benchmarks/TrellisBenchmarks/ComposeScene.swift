@@ -110,7 +110,8 @@ struct ComposeScene {
         var screen = Surface(size: Self.screen)
         tree.compose(into: &screen)
         var writer = ScreenWriter(size: Self.screen, depth: Self.depth)
-        _ = writer.frame(screen, damage: screen.takeDamage())
+        let damage = screen.takeDamage()
+        _ = writer.frame(screen, damage: damage)
         return (tree, screen, writer)
     }
 
@@ -131,7 +132,9 @@ struct ComposeScene {
                 sink.write(naiveBytes)
                 bytes += naiveBytes.count
             } else {
-                let out = writer.frame(screen, damage: screen.takeDamage())
+                // As the compositor does: the damage first (see `Compositor.composeNow`).
+                let damage = screen.takeDamage()
+                let out = writer.frame(screen, damage: damage)
                 sink.write(out)
                 bytes += out.count
             }

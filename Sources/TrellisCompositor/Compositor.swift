@@ -324,7 +324,12 @@ public final class Compositor {
         composeScheduled = false
         let now = MonotonicClock.nanoseconds()
         tree.compose(into: &screen, now: now)
-        if let onScreen { onScreen(screen, screen.takeDamage()) }
+        if let onScreen {
+            // Taken first: with `screen` passed before it in one call, the screen is copied
+            // before `takeDamage` changes it, and the change then copies its cells.
+            let damage = screen.takeDamage()
+            onScreen(screen, damage)
+        }
         // Read before the log lines below: they are bookkeeping, not composing.
         let composedAt = MonotonicClock.nanoseconds()
         // The last hop of a traced input: the frame it caused is on the screen.
