@@ -21,6 +21,9 @@ public enum CharacterWidth {
         if v < 0x300 {
             return v < 0x20 || (v >= 0x7F && v < 0xA0) ? 0 : 1
         }
+        // Box drawing, block elements and geometric shapes (up to U+25FC), what borders
+        // and bars are drawn with, are in neither table: one column without two searches.
+        if v >= 0x2500 && v <= 0x25FC { return 1 }
         if contains(v, in: zeroWidth) { return 0 }
         if contains(v, in: wide) { return 2 }
         return 1

@@ -39,16 +39,45 @@ public enum Composition {
     /// cut — are, at each edge, either inside the covering layer too or cut by the same edge
     /// of it. A host whose controllers' views fill one another (a leaf in its parent's proxy
     /// in its window) composes one layer of three.
+    ///
+    /// By the same argument, row by row: the rows of a layer that one drawn after it spans
+    /// from edge to edge are not drawn (wide characters never span rows). A root with a
+    /// tab's surface over all but its last rows draws only those rows, so a tab switch
+    /// copies the new tab's cells once rather than the root's blanks over the old tab first.
     public static func compose(_ layers: [Layer], into screen: inout Surface) {
         // Sorting indices by (z, index) is stable whatever sort algorithm the library uses.
         let order = layers.indices.sorted { (layers[$0].z, $0) < (layers[$1].z, $1) }
         let screenClip = screen.clip
         let drawn = layers.map { $0.visible ? $0.drawnRegion.intersection(screenClip) : .zero }
         for (k, i) in order.enumerated() where !drawn[i].isEmpty {
-            if order[(k + 1)...].contains(where: { drawn[$0].covers(drawn[i]) }) { continue }
+            let above = order[(k + 1)...]
+            if above.contains(where: { drawn[$0].covers(drawn[i]) }) { continue }
             let layer = layers[i]
-            screen.withState(origin: layer.frame.origin, clip: layer.clip.intersection(layer.frame)) { screen in
-                screen.blit(layer.surface, at: .zero)
+            let clip = layer.clip.intersection(layer.frame)
+            let rows = drawn[i].minY..<drawn[i].maxY
+            // The rows layers above span from edge to edge; usually none (no array made).
+            func spanned(_ j: Int) -> Range<Int>? {
+                let d = drawn[j]
+                guard d.minX <= drawn[i].minX, d.maxX >= drawn[i].maxX else { return nil }
+                let r = rows.clamped(to: d.minY..<max(d.minY, d.maxY))
+                return r.isEmpty ? nil : r
+            }
+            guard above.contains(where: { spanned($0) != nil }) else {
+                screen.withState(origin: layer.frame.origin, clip: clip) { screen in
+                    screen.blit(layer.surface, at: .zero)
+                }
+                continue
+            }
+            let covered = above.compactMap(spanned).sorted { $0.lowerBound < $1.lowerBound }
+            var y = rows.lowerBound
+            for next in covered + [rows.upperBound..<rows.upperBound] {
+                if y < next.lowerBound {
+                    let shown = Rect(x: clip.minX, y: y, width: clip.width, height: next.lowerBound - y)
+                    screen.withState(origin: layer.frame.origin, clip: clip.intersection(shown)) { screen in
+                        screen.blit(layer.surface, at: .zero)
+                    }
+                }
+                y = max(y, next.upperBound)
             }
         }
     }

@@ -71,8 +71,11 @@ struct DamageTracker: Sendable {
     }
 
     private static func insert(_ span: Range<Int>, into spans: inout [Range<Int>]) {
+        // A row's first span since `clear`: kept in the row's own storage, not merged
+        // into a new array (a compose marks each row it changes once per layer).
+        guard let last = spans.last else { return spans.append(span) }
         // Text is written left to right, so the common case extends or follows the last span.
-        if let last = spans.last, span.lowerBound >= last.lowerBound {
+        if span.lowerBound >= last.lowerBound {
             if span.lowerBound <= last.upperBound {
                 if span.upperBound > last.upperBound {
                     spans[spans.count - 1] = last.lowerBound..<span.upperBound

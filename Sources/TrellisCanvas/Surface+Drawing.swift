@@ -147,20 +147,23 @@ extension Surface {
     }
 
     /// Compare-and-copy of `count` cells; the offsets (from `at`) between the first and
-    /// the last cell that changed, or nil when none did.
+    /// the last cell that changed, or nil when none did. Compared as bytes (`CellBytes`):
+    /// a cell only perhaps changed is copied and marked, and the damage taken from the
+    /// surface narrows it with `==`.
     private static func copy(
         _ source: UnsafeBufferPointer<Cell>, from: Int, into target: UnsafeMutableBufferPointer<Cell>, at: Int, count: Int
     ) -> Range<Int>? {
         precondition(from >= 0 && from + count <= source.count && at >= 0 && at + count <= target.count)
+        guard count > 0, let sourceBase = source.baseAddress, let targetBase = target.baseAddress else { return nil }
+        let bytewise = CellBytes.comparable
+        let s = sourceBase + from, t = targetBase + at
         var first = -1
         var last = -1
         for k in 0..<count {
-            let cell = source[from + k]
-            if target[at + k] != cell {
-                target[at + k] = cell
-                if first < 0 { first = k }
-                last = k
-            }
+            if bytewise ? CellBytes.same(s + k, t + k) : s[k] == t[k] { continue }
+            t[k] = s[k]
+            if first < 0 { first = k }
+            last = k
         }
         return first < 0 ? nil : first..<(last + 1)
     }

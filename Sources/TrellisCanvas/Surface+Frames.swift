@@ -127,7 +127,11 @@ extension Surface {
     /// drawable (a continuation marker or a character taking one or two columns); and, in
     /// the surface as it would be, every continuation cell follows a wide character and
     /// every wide character is followed by one.
-    public mutating func apply(_ frame: FrameUpdate) throws {
+    ///
+    /// Without `recordingDamage`, the changed cells are not marked: for a surface whose
+    /// damage nothing takes (the compositor's copy of a controller's, which knows a frame's
+    /// damage from the frame), where marks would only pile up.
+    public mutating func apply(_ frame: FrameUpdate, recordingDamage: Bool = true) throws {
         let f = frame.number
         guard Int(frame.width) == size.width, Int(frame.height) == size.height else {
             throw SurfaceError("frame \(f) is \(frame.width)×\(frame.height), the surface is \(size)")
@@ -173,6 +177,7 @@ extension Surface {
         }
         // A cell written more than once changed if any write changed it, which is when
         // any value it held before a write differs from the one it holds now.
+        guard recordingDamage else { return }
         for r in replaced where cells[r.index] != r.old { tracker.mark(x: r.index % size.width, y: r.index / size.width) }
     }
 

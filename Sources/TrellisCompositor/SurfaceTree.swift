@@ -59,15 +59,16 @@ public struct SurfaceTree: Sendable {
             // Changed where the dictionary keeps it, referenced from nowhere else, so its
             // cells are not copied. A refused frame changes nothing: `Surface.apply` is
             // atomic. (Taking it out of the dictionary and keeping that copy to put back
-            // on failure cost a copy of the whole surface for every frame.)
-            try surfaces.values[i].apply(frame)
+            // on failure cost a copy of the whole surface for every frame.) Its damage is
+            // `damaged`, from the frame: the surface's own would pile up, never taken.
+            try surfaces.values[i].apply(frame, recordingDamage: false)
         } else {
             // A new surface or a new size: the old one stays until the frame is accepted.
             guard size.isSurfaceSize else {
                 throw SurfaceError("frame \(frame.number) asks for a \(size) surface, more than \(Size.surfaceCells) cells")
             }
             var surface = Surface(size: size)
-            try surface.apply(frame)
+            try surface.apply(frame, recordingDamage: false)
             surfaces[id] = surface
             needsFullCompose = true
         }

@@ -70,4 +70,11 @@ struct CharacterWidthTests {
         #expect(CharacterWidth.columns(of: "Ωжß") == 3)
         #expect(CharacterWidth.columns(of: "\u{1F1EF}") == 1)  // regional indicator: Neutral in EastAsianWidth
     }
+
+    @Test("box drawing, blocks and shapes to U+25FC are one column, the wide shapes just after them two")
+    func boxDrawingAndShapes() {
+        #expect((0x2500...0x25FC).allSatisfy { CharacterWidth.columns(of: Unicode.Scalar($0)!) == 1 })
+        #expect(CharacterWidth.columns(of: "\u{25FD}\u{25FE}") == 4)  // ◽◾: emoji presentation, wide
+        #expect(CharacterWidth.columns(of: "\u{23F3}") == 2)  // ⏳, before the range
+    }
 }

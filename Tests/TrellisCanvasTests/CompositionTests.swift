@@ -86,7 +86,7 @@ struct CompositionTests {
         }
     }
 
-    @Test("skipping the layers a later one covers draws what drawing every layer draws: 2,000 random scenes")
+    @Test("skipping the layers, and the rows of layers, a later one covers draws what drawing every layer draws: 2,000 random scenes")
     func skippingCoveredLayersChangesNothing() {
         var rng = SplitMix64(seed: 0xC0_7E4ED)
         func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
@@ -127,6 +127,34 @@ struct CompositionTests {
             #expect(sameFrames, "scene \(scene): a receiver of the frames shows\n\(receiver.text)\ninstead of\n\(reference.text)")
             if !same { return }
         }
+    }
+
+    /// Issue 20: a tab switch shows the new tab's surface where the old one was, over a
+    /// root whose own rows under the tabs are blank. The root's rows under the tab are not
+    /// drawn, so the cells the two tabs share are not written (blanked, then drawn back),
+    /// and only the cells that differ are marked.
+    @Test("rows a later layer spans from edge to edge are not drawn: a tab switch marks only the cells that differ")
+    func rowsUnderALaterLayerAreNotDrawn() {
+        var root = Surface(size: Size(width: 10, height: 4))
+        root.put("tab1 tab2", at: Point(x: 0, y: 3), style: .plain)
+        let tabs = ["same  old", "same  new"].map { text in
+            var tab = Surface(size: Size(width: 10, height: 3))
+            tab.put(text, at: Point(x: 0, y: 1), style: .plain)
+            return tab
+        }
+        func layers(_ tab: Int) -> [Layer] {
+            [Layer(surface: root, frame: root.bounds, z: 0), Layer(surface: tabs[tab], frame: Rect(x: 0, y: 0, width: 10, height: 3), z: 1)]
+        }
+        var screen = Surface(size: root.size)
+        Composition.compose(layers(0), into: &screen)
+        _ = screen.takeDamage()
+        Composition.compose(layers(1), into: &screen)
+        var reference = Surface(size: root.size)
+        Self.composeEveryLayer(layers(1), into: &reference)
+        #expect(screen.cells == reference.cells)
+        // Marked as written: the three letters that changed on row 1, nothing else.
+        #expect(screen.tracker.rows == [[], [6..<9], [], []])
+        #expect(screen.takeDamage().rows == [[], [6..<9], [], []])
     }
 
     @Test("recomposing an unchanged scene damages nothing; moving a layer damages old and new cells")

@@ -132,6 +132,21 @@ struct IncrementalComposeTests {
 
     /// A surface is changed where the tree keeps it; a frame it refuses — of the surface's
     /// size or of another — must leave it, and the screen composed from it, as they were.
+    /// The tree keeps each frame's damage itself (`damaged`, from the frame's rectangles):
+    /// its copies of the controllers' surfaces mark none, where marks would pile up with
+    /// every frame, never taken, and make each later frame's marking slower (issue 20).
+    @Test func theTreesSurfacesKeepNoDamageOfTheirOwn() throws {
+        var tree = Self.tree()
+        var host = Surface(size: Self.sizes["A"]!)
+        for k in 0..<3 {
+            host.put("frame \(k)", at: Point(x: k, y: k), style: .plain)
+            let frame = host.takeFrame(number: UInt32(k))
+            try tree.apply(try #require(frame), from: "A")
+            #expect(tree.surfaces["A"]?.isDamaged == false)
+            #expect(tree.surfaces["A"] == host)
+        }
+    }
+
     @Test func aRefusedFrameLeavesTheSurfaceAsItWas() throws {
         var tree = Self.tree()
         var root = Surface(size: Self.screenSize)
