@@ -58,15 +58,20 @@ struct TerminalCheckCommand: ParsableCommand {
         let style = randomStyle(depth: depth, random: &random)
         let x = random.below(screen.size.width + 4) - 2
         let y = random.below(screen.size.height)
-        switch random.below(10) {
+        switch random.below(12) {
         case 0..<6:
             screen.put(texts[random.below(texts.count)], at: Point(x: x, y: y), style: style)
         case 6..<9:
             let rect = Rect(x: x, y: y, width: random.below(8), height: 1 + random.below(3))
             let fill: [Character] = [" ", ".", "漢", "#"]
             screen.fill(rect, with: style, character: fill[random.below(fill.count)])
-        default:
+        case 9:
             screen.fill(screen.bounds, with: style)
+        default:
+            // Plain blanks, as a view clears what it drew: the writer erases runs of them
+            // (EL, ECH) rather than writing them.
+            let rect = Rect(x: x, y: y, width: random.below(screen.size.width + 2), height: 1 + random.below(3))
+            screen.fill(rect, with: .plain)
         }
     }
 

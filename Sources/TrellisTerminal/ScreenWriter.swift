@@ -144,6 +144,10 @@ struct FrameEncoder {
     var body: [UInt8] = []
     /// Where the body starts in `body`, after the frame's opening.
     var bodyStart = 0
+    /// The style bits (`StyleBits`) of the cell the pen was last set from, while
+    /// `state.pen` is that cell's pen; nil when not known. A cell with the same bits needs
+    /// no pen of its own: no `Pen` to work out and compare, a glyph's byte to write.
+    var penBits: StyleBits?
 
     /// Bytes of the body alone.
     var bodyCount: Int { body.count - bodyStart }
@@ -161,17 +165,49 @@ struct FrameEncoder {
     /// Writes every glyph that has a cell in `damage`, row by row, left to right: a span
     /// that starts on the second cell of a wide character starts at its first, and one
     /// that ends on the first cell of one writes it whole.
+    ///
+    /// Where the cursor already is, cells of printable ASCII in the pen's own style
+    /// (`penBits`) are written a byte each in a loop of their own: most of a tab's new
+    /// text, and the same bytes the per-glyph step writes for them. Runs of plain blanks
+    /// are erased rather than written where that is shorter (`writeBlanks`).
     mutating func encodeDamage(_ cells: UnsafeBufferPointer<Cell>, _ damage: SurfaceDamage) {
+        let bits = StyleBits.Reader(cells)
+        let plain = withUnsafePointer(to: Cell()) { StyleBits.Reader(UnsafeBufferPointer(start: $0, count: 1))(0) }
         for y in damage.rows.indices where !damage.rows[y].isEmpty {
             let rowStart = y * width
             var written = 0  // the columns before this are written
             for span in damage.rows[y] {
                 var x = max(span.lowerBound, written)
                 if x > 0, x < width, cells[rowStart + x].scalar == Cell.continuation, x - 1 >= written { x -= 1 }
-                while x < min(span.upperBound, width) {
+                let end = min(span.upperBound, width)
+                while x < end {
+                    if let style = penBits, state.cursor.y == y, state.cursor.x == x {
+                        var k = x
+                        while k < end {
+                            let i = rowStart &+ k
+                            let scalar = cells[i].scalar
+                            guard scalar >= 0x20 && scalar < 0x7F, bits(i) == style,
+                                k &+ 1 == width || cells[i &+ 1].scalar != Cell.continuation,
+                                scalar != 0x20 || style != plain  // plain blanks: `writeBlanks`
+                            else { break }
+                            body.append(UInt8(truncatingIfNeeded: scalar))
+                            k &+= 1
+                        }
+                        if k > x {
+                            // After the last column the cursor waits for a wrap (see `writeGlyph`).
+                            state.cursor.x = k < width ? k : nil
+                            x = k
+                            continue
+                        }
+                    }
                     let glyph = Self.span(cells, rowStart + x, x: x, width: width)
                     moveCursor(cells, rowStart: rowStart, x: x, y: y)
-                    writeGlyph(cells, rowStart + x, x: x, span: glyph)
+                    if let next = writeBlanks(
+                        cells, rowStart: rowStart, x: x, end: end, spans: damage.rows[y], bits: bits, plain: plain) {
+                        x = next
+                        continue
+                    }
+                    writeGlyph(cells, rowStart + x, x: x, span: glyph, bits: bits(rowStart + x))
                     x += glyph
                 }
                 written = max(written, x)
@@ -194,6 +230,7 @@ struct FrameEncoder {
         body.reserveCapacity(body.count + width * height * 2 + 64)
         body.appendASCII("\u{1B}[m\u{1B}[H\u{1B}[2J")
         state.pen = .plain
+        penBits = nil
         state.cursor = CursorPosition(x: 0, y: 0)
         cells.withUnsafeBufferPointer { cells in
             withUnsafeTemporaryAllocation(of: PenTransitions.Entry.self, capacity: PenTransitions.slots) { slots in
@@ -268,11 +305,13 @@ struct FrameEncoder {
                 if let kept {
                     out.append(kept.bytes, count: kept.count)
                     state.pen = kept.pen
+                    penBits = cellBits
                 } else if let pen {
                     let start = out.count
                     pen.appendTransition(from: state.pen, to: &out)
                     transitions.keep(from: styledBits, to: cellBits, pen: pen, bytes: out.written(since: start))
                     state.pen = pen
+                    penBits = cellBits
                 }
                 styledBits = cellBits
                 penIsPlain = nextIsPlain
@@ -316,6 +355,46 @@ struct FrameEncoder {
         return k - x
     }
 
+    /// At column x of the row at `rowStart`, where the cursor is, a run of plain blanks
+    /// (the plain style's spaces, whose bits are `plain`), in the plain pen: erased
+    /// rather than written a byte each where that is shorter, else written up to `end`.
+    /// The run is the screen's, not the damage's: blanks it did not damage show blank
+    /// already, and erasing them again changes nothing. Against the spaces of the run's
+    /// damaged cells (`spans`, the row's damage), which writing it costs at least: EL (CSI
+    /// K) when the run reaches the row's end and 3 or more are damaged; else ECH (CSI n X)
+    /// when that and a move past it are shorter. The cursor stays at x. Returns where the
+    /// row's writing goes on, or nil when the cell at x is not a plain blank. A tab switch
+    /// blanks most of the old tab's text this way.
+    private mutating func writeBlanks(
+        _ cells: UnsafeBufferPointer<Cell>, rowStart: Int, x: Int, end: Int, spans: [Range<Int>], bits: StyleBits.Reader,
+        plain: StyleBits
+    ) -> Int? {
+        func isPlainBlank(_ k: Int) -> Bool {
+            let i = rowStart + k
+            return cells[i].scalar == 0x20 && bits(i) == plain && (k + 1 == width || cells[i + 1].scalar != Cell.continuation)
+        }
+        guard isPlainBlank(x) else { return nil }
+        var run = x + 1
+        while run < width && isPlainBlank(run) { run += 1 }
+        let count = run - x
+        let damaged = spans.reduce(0) { $0 + max(0, min($1.upperBound, run) - max($1.lowerBound, x)) }
+        let toLineEnd = run == width && damaged >= 3
+        Pen.plain.appendTransition(from: state.pen, to: &body)
+        state.pen = .plain
+        penBits = plain
+        guard toLineEnd || damaged > 2 * (3 + decimalDigits(count)) else {
+            let stop = min(run, end)
+            for _ in x..<stop { body.append(0x20) }
+            // After the last column the cursor waits for a wrap (see `writeGlyph`).
+            state.cursor.x = stop < width ? stop : nil
+            return stop
+        }
+        body.appendCSI()
+        if !toLineEnd { body.appendDecimal(count) }
+        body.append(UInt8(ascii: toLineEnd ? "K" : "X"))
+        return run
+    }
+
     /// What `encodeFullRedraw` copies into `body` at a time.
     static let chunkBytes = 4096
     /// The most one cell adds there: its SGR (CSI, at most `Pen.maxParameterBytes`, m)
@@ -332,6 +411,7 @@ struct FrameEncoder {
     /// than any escape sequence, else by `CursorMotion`.
     private mutating func moveCursor(_ cells: UnsafeBufferPointer<Cell>, rowStart: Int, x: Int, y: Int) {
         let cursor = state.cursor
+        if cursor.x == x && cursor.y == y { return }
         if cursor.y == y, let cx = cursor.x, cx < x, x - cx <= Self.maxOverwrite, let pen = state.pen {
             var bytes = 0
             var gx = cx
@@ -347,9 +427,10 @@ struct FrameEncoder {
             }
             if bytes >= 0, gx == x, bytes < CursorMotion.cost(from: cursor, x: x, y: y) {
                 gx = cx
+                let bits = StyleBits.Reader(cells)
                 while gx < x {
                     let span = Self.span(cells, rowStart + gx, x: gx, width: width)
-                    writeGlyph(cells, rowStart + gx, x: gx, span: span)
+                    writeGlyph(cells, rowStart + gx, x: gx, span: span, bits: bits(rowStart + gx))
                     gx += span
                 }
                 return
@@ -359,13 +440,21 @@ struct FrameEncoder {
         state.cursor = CursorPosition(x: x, y: y)
     }
 
-    /// Writes the glyph whose lead cell is `cells[i]`, at column x, taking `span` columns.
-    private mutating func writeGlyph(_ cells: UnsafeBufferPointer<Cell>, _ i: Int, x: Int, span: Int) {
+    /// Writes the glyph whose lead cell is `cells[i]`, whose style bits are `bits`, at
+    /// column x, taking `span` columns.
+    private mutating func writeGlyph(_ cells: UnsafeBufferPointer<Cell>, _ i: Int, x: Int, span: Int, bits: StyleBits) {
         let cell = cells[i]
-        let pen = Pen(cell, depth: depth)
-        pen.appendTransition(from: state.pen, to: &body)
-        state.pen = pen
-        Self.appendGlyph(cell.scalar, span: span, to: &body)
+        if bits != penBits {
+            let pen = Pen(cell, depth: depth)
+            pen.appendTransition(from: state.pen, to: &body)
+            state.pen = pen
+            penBits = bits
+        }
+        if span == 1 && cell.scalar >= 0x20 && cell.scalar < 0x7F {
+            body.append(UInt8(truncatingIfNeeded: cell.scalar))
+        } else {
+            Self.appendGlyph(cell.scalar, span: span, to: &body)
+        }
         // After the last column the cursor waits for a wrap that terminals handle
         // differently; the next move must not depend on its column.
         state.cursor.x = x + span < width ? x + span : nil

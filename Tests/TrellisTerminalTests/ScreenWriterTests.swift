@@ -77,6 +77,33 @@ extension ScreenWriter {
         #expect(shown(w.frame(of: &s)) == begin + "␛[11;26Ha\\r\\nb  c" + end)
     }
 
+    /// Issue 20: a tab switch blanks most of the old tab's text. Runs of plain blanks
+    /// are erased, not written: EL when the row is blank from there on, ECH (and a move
+    /// past it) inside a row when that is shorter than the spaces.
+    @Test func runsOfPlainBlanksAreErased() {
+        var s = Surface(size: Size(width: 40, height: 2))
+        s.put("the old tab's first row, long enough", at: .zero, style: .plain)
+        s.put("x", at: Point(x: 39, y: 0), style: .plain)
+        s.put("the old tab's second row and more", at: Point(x: 0, y: 1), style: .plain)
+        var w = writer(showing: &s)
+        s.fill(Rect(x: 4, y: 0, width: 36, height: 1), with: .plain)
+        s.fill(Rect(x: 0, y: 1, width: 30, height: 1), with: .plain)
+        s.put("new", at: Point(x: 0, y: 1), style: .plain)
+        // Row 0 is blank from column 4 on (x too): EL. Row 1 keeps "ore" at 30: after
+        // "new" and the blank that was there already, the 26 blanks before it are ECH.
+        #expect(shown(w.frame(of: &s)) == begin + "␛[1;5H␛[K\\r\\nnew ␛[26X" + end)
+    }
+
+    @Test func shortRunsOfBlanksAndStyledBlanksAreWritten() {
+        var s = Surface(size: Size(width: 20, height: 1))
+        s.put("abcdefghijklmnopqrs", at: .zero, style: .plain)
+        var w = writer(showing: &s)
+        // A styled run, and one blank to the row's end (EL needs three damaged): written.
+        s.fill(Rect(x: 18, y: 0, width: 2, height: 1), with: .plain)
+        s.fill(Rect(x: 2, y: 0, width: 14, height: 1), with: Style(background: .indexed(4)))
+        #expect(shown(w.frame(of: &s)) == begin + "␛[3G␛[44m              ␛[2C␛[m " + end)
+    }
+
     @Test func unchangedCellsInAnotherStyleAreMovedOverNotRewritten() {
         var s = Surface(size: Size(width: 10, height: 1))
         s.put("abcdef", at: .zero, style: .plain)
