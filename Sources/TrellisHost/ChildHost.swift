@@ -40,7 +40,9 @@ public final class ChildHost {
     /// changed), told once their frame is out — the frame is what the person waits for,
     /// and the parent's work on these would compete with it for the machine — and still
     /// before their answers, so the parent knows of it when it hears they were handled.
-    private var toldAfterFrame: [Message]?
+    /// Each made only when sent: key commands are encoded as JSON, which is not done
+    /// before the frame either.
+    private var toldAfterFrame: [() -> Message]?
     /// The parent's size transition this host's tree takes part in, until it completes.
     private var sizeTransition: TransitionCoordinator?
     /// What another link of this process needs: the loop, the log, the options.
@@ -196,9 +198,11 @@ public final class ChildHost {
             // The parent keeps what this tree offers a key, told when it changes, so its
             // footer never has to ask (ProcessChildRequest.keyCommandsChanged).
             window.keyCommandsObserver = { [weak self] commands in
-                guard let self, commands != toldKeyCommands, let json = try? JSONEncoder().encode(commands) else { return }
+                guard let self, commands != toldKeyCommands else { return }
                 toldKeyCommands = commands
-                tellParent(.request(Request(name: ProcessChildRequest.keyCommandsChanged, payload: Array(json))))
+                // Summaries are strings and flags: encoding them does not fail.
+                tellParent(.request(Request(
+                    name: ProcessChildRequest.keyCommandsChanged, payload: Array((try? JSONEncoder().encode(commands)) ?? Data("[]".utf8)))))
             }
         }
         line.attach(
@@ -478,16 +482,16 @@ public final class ChildHost {
     /// Posts `message` to the parent, or keeps it for after the frame of the touches
     /// being handled (`toldAfterFrame`) — unless something else goes to the parent first,
     /// which sends it before (`LinkPort.beforeSending`).
-    private func tellParent(_ message: Message) {
+    private func tellParent(_ message: @escaping @autoclosure () -> Message) {
         if toldAfterFrame != nil { return toldAfterFrame!.append(message) }
-        proxy.port.post(message, from: controller.id, to: proxy.id)
+        proxy.port.post(message(), from: controller.id, to: proxy.id)
     }
 
     /// What `tellParent` kept, sent now.
     private func sendToldAfterFrame() {
         guard let told = toldAfterFrame, !told.isEmpty else { return }
         toldAfterFrame = nil
-        for message in told { proxy.port.post(message, from: controller.id, to: proxy.id) }
+        for message in told { proxy.port.post(message(), from: controller.id, to: proxy.id) }
         toldAfterFrame = []
     }
 
