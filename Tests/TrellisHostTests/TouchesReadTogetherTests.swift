@@ -31,12 +31,13 @@ import TrellisWire
             while !open.withLock({ $0 }), ContinuousClock.now < deadline { usleep(1_000) }
         }
 
-        /// Right after the messages behind `busy` went out: opens a second later. They
-        /// are in Middle's socket within a millisecond on a quiet machine; a full parallel
-        /// run beside two builds once took more than 300 ms to put the release there.
+        /// Right after the messages behind `busy` went out: opens 600 ms later. They are
+        /// in Middle's socket within a millisecond on a quiet machine; a full parallel run
+        /// beside two builds once took more than 300 ms to put the release there. Well
+        /// within `Switchboard.inputBound` (1 s), past which the held touches are stale.
         func sent() {
             Task.detached { [self] in
-                try? await Task.sleep(for: .seconds(1))
+                try? await Task.sleep(for: .milliseconds(600))
                 open.withLock { $0 = true }
             }
         }
