@@ -83,6 +83,8 @@ public final class FocusSystem {
     private func move(to view: View?) {
         let old = focusedView
         focusedView = view
+        old?.holdsFocus = false
+        view?.holdsFocus = true
         old?.setNeedsDisplay()
         view?.setNeedsDisplay()
         old?.focusDidChange()
@@ -209,8 +211,9 @@ extension View {
         return (v as? FocusHost)?.focus
     }
 
-    /// True while this view is its window's first responder.
-    public var isFocused: Bool { focusSystem?.focusedView === self }
+    /// True while this view is its window's first responder. Asked for every view drawn
+    /// (`style`): the mark answers no for all but one without the walk to the top.
+    public var isFocused: Bool { holdsFocus && focusSystem?.focusedView === self }
     /// UIKit's name for the same.
     public var isFirstResponder: Bool { isFocused }
 

@@ -96,7 +96,10 @@ public final class LayoutConstraint: CustomStringConvertible {
     static func deactivateConstraints(crossing removed: View) {
         var ancestor = removed.superview
         while let a = ancestor {
-            for c in a.installedConstraints where c.views.contains(where: { $0.isDescendant(of: removed) }) {
+            // Asked of each anchor's view, with no array made per constraint, walking up no
+            // further than `a` (issue 20: this runs for every view removed, a tab's too).
+            for c in a.installedConstraints
+            where c.first.view.isInside(removed, below: a) || c.second?.view.isInside(removed, below: a) == true {
                 c.deactivate()
             }
             ancestor = a.superview

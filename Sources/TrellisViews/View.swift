@@ -121,8 +121,8 @@ open class View: Responder {
         // root view loaded and sized off screen) must be reached by the next pass, which
         // descends only into subtrees marked as needing it.
         if view.needsLayout || view.subtreeNeedsLayout { subtreeNeedsLayout = true }
-        invalidateLayoutEngine()
-        setNeedsDisplayEverywhere()
+        subviewJoinedOrLeft(view)
+        if view.owner != nil { viewportsChanged() } else { setNeedsDisplayEverywhere() }
     }
 
     public func bringSubviewToFront(_ view: View) {
@@ -141,8 +141,8 @@ open class View: Responder {
         guard let parent = superview else { return }
         // A move (`notifying` false) keeps focus if it stays in the window: `insertSubview` decides.
         if notifying { focusSystem?.subtreeWillLeave(self) }
-        parent.setNeedsDisplayEverywhere()
-        parent.invalidateLayoutEngine()
+        if owner != nil { parent.viewportsChanged() } else { parent.setNeedsDisplayEverywhere() }
+        parent.subviewJoinedOrLeft(self)
         LayoutConstraint.deactivateConstraints(crossing: self)
         parent.subviews.removeAll { $0 === self }
         superview = nil
@@ -163,6 +163,18 @@ open class View: Responder {
     public func isDescendant(of view: View) -> Bool {
         var v: View? = self
         while let current = v {
+            if current === view { return true }
+            v = current.superview
+        }
+        return false
+    }
+
+    /// `isDescendant(of: view)` for a view that `stop`, an ancestor of `view`, may be
+    /// above: a view inside `view` meets it on the way up before `stop`, so the walk ends
+    /// at `stop` rather than at the top of the tree.
+    func isInside(_ view: View, below stop: View) -> Bool {
+        var v: View? = self
+        while let current = v, current !== stop {
             if current === view { return true }
             v = current.superview
         }
@@ -236,6 +248,9 @@ open class View: Responder {
     /// What `style` adds while the view is focused: how a view that does not draw focus
     /// itself shows it. A view chooses its own by setting this or by reading `isFocused`.
     public var focusedAttributes: CellAttributes = [.bold, .underline] { didSet { setNeedsDisplay() } }
+    /// Set while some focus system's `focusedView` is this view: only `FocusSystem.move`
+    /// sets that, and it keeps this in step.
+    var holdsFocus = false
 
     // MARK: Responder chain
 
@@ -406,6 +421,18 @@ open class View: Responder {
         if root === self, let parent = root.superview { parent.layoutRoot.layoutEngine.invalidate() }
     }
 
+    /// `view` joined, left or moved among this view's subviews: the domain's constraints
+    /// are solved again — unless it is another controller's root view that no constraint
+    /// has used (it has no solver variables): a leaf the solver never held, whose coming
+    /// or going changes no frame the solver gives. Then the domain is only laid out again
+    /// (a tab's viewport swapped re-collected the tab bar's whole domain, issue 20). A
+    /// constraint that uses it later, or one crossing it deactivated as it leaves,
+    /// invalidates the domain itself.
+    private func subviewJoinedOrLeft(_ view: View) {
+        guard view.owner != nil, view.layoutVariables == nil else { return invalidateLayoutEngine() }
+        layoutRoot.setNeedsLayout()
+    }
+
     // MARK: Drawing
 
     public private(set) var needsDisplay = true
@@ -418,6 +445,16 @@ open class View: Responder {
     /// tree itself: what was drawn where this view no longer is must go too, so the
     /// whole domain is drawn again.
     func setNeedsDisplayEverywhere() { markNeedsDisplay(everywhere: true) }
+
+    /// A controller's root view joined, left or moved among this view's subviews: what
+    /// this domain draws is the same — a viewport's content is its controller's surface,
+    /// never drawn into this one (`ViewRenderer`) — but where the layers go is not, so the
+    /// window arranges them again (a tab switch redrew the tab bar's whole surface, issue 20).
+    private func viewportsChanged() {
+        View.changes &+= 1
+        View.arrangementChanges &+= 1
+        ViewChanges.changed()
+    }
 
     private func markNeedsDisplay(everywhere: Bool) {
         View.changes &+= 1
