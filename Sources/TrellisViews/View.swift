@@ -271,15 +271,20 @@ open class View: Responder {
     open func hitTest(_ point: Point) -> View? {
         guard !isHidden, isUserInteractionEnabled, self.point(inside: point) else { return nil }
         for sub in subviews.reversed() {
+            let inSub = sub.convertFromSuperview(point)
             if sub.owner != nil {
-                if !sub.isHidden, sub.isUserInteractionEnabled, sub.point(inside: sub.convert(point, from: self)) {
-                    return sub
-                }
+                if !sub.isHidden, sub.isUserInteractionEnabled, sub.point(inside: inSub) { return sub }
                 continue
             }
-            if let hit = sub.hitTest(sub.convert(point, from: self)) { return hit }
+            if let hit = sub.hitTest(inSub) { return hit }
         }
         return self
+    }
+
+    /// `convert(point, from: superview)`, without the two walks to the top of the tree it
+    /// takes: hit-testing asks it of every subview on the way down.
+    private func convertFromSuperview(_ point: Point) -> Point {
+        Point(x: point.x - frame.minX + bounds.minX, y: point.y - frame.minY + bounds.minY)
     }
 
     // MARK: Coordinates
