@@ -79,11 +79,16 @@ final class LayoutEngine {
         return out
     }
 
+    /// How many times the domain was collected and solved again: what a change that
+    /// moves nothing should not cost (tests read it).
+    private(set) var solves = 0
+
     func solveIfNeeded() {
         if !dirty, !intrinsicMayHaveChanged.isEmpty, !intrinsicSizesStand { dirty = true }
         intrinsicMayHaveChanged.removeAll(keepingCapacity: true)
         guard dirty else { return }
         dirty = false
+        solves += 1
         let views = domain()
         // Ordered, never hashed: which constraint breaks when a set is unsatisfiable, and
         // how an under-determined layout comes out, must not change from run to run.

@@ -146,6 +146,29 @@ func shown(_ screen: Surface) -> String {
         #expect(scene.draws[2] == away[2] + 1)
     }
 
+    /// Issue 20: a tab switch drew the tab bar's whole surface again. A child's root view
+    /// leaving and joining its parent's view changes where the layers go, and the screen
+    /// shows it, but nothing the parent draws: neither its surface nor the window's own is
+    /// drawn again — in a composition, and in a host's frame.
+    @Test func aViewportLeavingAndJoiningRedrawsNothingOfItsParent() {
+        let scene = Scene()
+        var screen = Surface(size: scene.window.size)
+        scene.window.compose(into: &screen)
+        _ = scene.window.takeFrame(number: 1)
+        let before = scene.draws
+        let leaf = scene.controllers[2], parentView = scene.controllers[1].view
+        leaf.view.removeFromSuperview()
+        scene.window.compose(into: &screen)
+        #expect(shown(screen) == "level 0\n  level 1")
+        #expect(scene.window.takeFrame(number: 2) != nil)
+        parentView.addSubview(leaf.view)
+        scene.window.compose(into: &screen)
+        #expect(shown(screen) == "level 0\n  level 1\n    level 2")
+        #expect(scene.window.takeFrame(number: 3) != nil)
+        #expect(scene.draws == before)
+        #expect(shown(scene.window.compose()) == "level 0\n  level 1\n    level 2")
+    }
+
     @Test func aReplacedRootViewIsDrawn() {
         let scene = Scene()
         var screen = Surface(size: scene.window.size)

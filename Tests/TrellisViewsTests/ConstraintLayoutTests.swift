@@ -4,6 +4,39 @@ import TrellisCanvas
 
 @MainActor
 @Suite struct ConstraintLayoutTests {
+    /// Issue 20: a tab switch swaps a child's root view in and out of the tab bar's view.
+    /// No constraint of the tab bar's domain uses it, so the domain is laid out again but
+    /// not solved again; once a constraint uses it, its leaving is solved again.
+    @Test func aChildsRootViewNoConstraintUsesJoinsAndLeavesWithoutASolve() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 80, height: 24))
+        let bar = View()
+        root.addSubview(bar)
+        bar.pinEdges(to: root, insets: 1)
+        root.layoutIfNeeded()
+        let solved = root.layoutEngine.solves
+        let tab = View(frame: Rect(x: 0, y: 0, width: 78, height: 22))
+        tab.owner = FakeOwner.shared
+        root.addSubview(tab)
+        #expect(root.needsLayout)
+        root.layoutIfNeeded()
+        tab.removeFromSuperview()
+        #expect(root.needsLayout)
+        root.layoutIfNeeded()
+        root.addSubview(tab)
+        root.layoutIfNeeded()
+        #expect(root.layoutEngine.solves == solved)
+        #expect(bar.frame == Rect(x: 1, y: 1, width: 78, height: 22))
+        #expect(tab.frame == Rect(x: 0, y: 0, width: 78, height: 22))
+
+        tab.pinEdges(to: root, insets: 2)
+        root.layoutIfNeeded()
+        #expect(tab.frame == Rect(x: 2, y: 2, width: 76, height: 20))
+        let pinned = root.layoutEngine.solves
+        tab.removeFromSuperview()
+        root.layoutIfNeeded()
+        #expect(root.layoutEngine.solves == pinned + 1)
+    }
+
     /// S1-1: a container view pinned leading 2, trailing −2, bottom −3, with a height
     /// of one third of the root view's.
     @Test func s1_1_containerViewFollowsItsConstraints() {
