@@ -94,12 +94,15 @@ public final class LayoutConstraint: CustomStringConvertible {
     /// UIKit deactivates the constraints that tie a view being removed to views outside
     /// its subtree; those installed inside the subtree stay.
     static func deactivateConstraints(crossing removed: View) {
+        // Asked of each anchor's view, with no array made per constraint, walking up no
+        // further than the constraint's host; a view without subviews (a tab's viewport in
+        // its parent's process) is the only view inside itself (issue 20: this runs for
+        // every view removed).
+        let leaf = removed.subviews.isEmpty
+        func inside(_ view: View, below host: View) -> Bool { leaf ? view === removed : view.isInside(removed, below: host) }
         var ancestor = removed.superview
         while let a = ancestor {
-            // Asked of each anchor's view, with no array made per constraint, walking up no
-            // further than `a` (issue 20: this runs for every view removed, a tab's too).
-            for c in a.installedConstraints
-            where c.first.view.isInside(removed, below: a) || c.second?.view.isInside(removed, below: a) == true {
+            for c in a.installedConstraints where inside(c.first.view, below: a) || c.second.map({ inside($0.view, below: a) }) == true {
                 c.deactivate()
             }
             ancestor = a.superview
