@@ -127,6 +127,15 @@ final class LayoutEngine {
         }
         solver.updateVariables()
         solvedFrames = frames(of: views)
+        // As UIKit's engine does when a view's values change: the superview of a view whose
+        // solved frame is not the frame it has lays out again, wherever it is in the
+        // domain — its `layoutSubviews` applies the frame. Without this, a view inside a
+        // view that needed no layout of its own kept its old frame (docs/VIEWS.md).
+        for v in views where v !== root {
+            if let solved = solvedFrames[ObjectIdentifier(v)], solved != v.frame, let parent = v.superview, !parent.needsLayout {
+                parent.setNeedsLayout()
+            }
+        }
     }
 
     private var constants: [ObjectIdentifier: (Double, Priority)] = [:]

@@ -40,6 +40,24 @@ import TrellisCanvas
         #expect(root.layoutEngine.solves == pinned + 1)
     }
 
+    /// A constraint crossing a view that needs no layout of its own: a controller's root
+    /// view inside a plain view of the domain, pinned to the root, takes its solved frame
+    /// as in UIKit, whose engine asks the superview of a view whose values changed for
+    /// layout (docs/VIEWS.md, "Layout").
+    @Test func aViewInsideAViewThatNeedsNoLayoutTakesItsSolvedFrame() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 80, height: 24))
+        let plain = View(frame: Rect(x: 0, y: 1, width: 80, height: 22))
+        root.addSubview(plain)
+        root.layoutIfNeeded()
+        let tab = View(frame: Rect(x: 0, y: 0, width: 78, height: 22))
+        tab.owner = FakeOwner.shared
+        plain.addSubview(tab)
+        root.layoutIfNeeded()
+        _ = tab.pinEdges(to: root, insets: 2)
+        root.layoutIfNeeded()
+        #expect(tab.frame == Rect(x: 2, y: 1, width: 76, height: 20))
+    }
+
     /// S1-1: a container view pinned leading 2, trailing −2, bottom −3, with a height
     /// of one third of the root view's.
     @Test func s1_1_containerViewFollowsItsConstraints() {
