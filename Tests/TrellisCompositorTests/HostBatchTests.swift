@@ -92,11 +92,12 @@ import TrellisWire
         let s = try await start("limit")
         send(s, .frame(frame("first", number: 1)))
         try await until { s.compositor.screen.text.contains("first") }
-        let sent = ContinuousClock.now
         send(s, .frame(frame("cut short", number: 2)), flags: .moreInBatch)
+        // Nothing else composes this screen: without the limit (200 ms) it would never show
+        // within `until`'s 5 s. Not timed closer than that — a fresh clone's first run
+        // once stalled every test 5 s (the check was < 3 s).
         try await until { s.compositor.screen.text.contains("cut short") }
         #expect(s.compositor.screen.text.contains("cut short"))
-        #expect(ContinuousClock.now - sent < .seconds(3))
         await stop(s)
     }
 }
