@@ -132,14 +132,21 @@ struct ComposeScene {
                 sink.write(naiveBytes)
                 bytes += naiveBytes.count
             } else {
-                // As the compositor does: the damage first (see `Compositor.composeNow`).
-                let damage = screen.takeDamage()
-                let out = writer.frame(screen, damage: damage)
-                sink.write(out)
-                bytes += out.count
+                bytes += Self.write(&screen, with: &writer, to: sink)
             }
         }
         let cpu = threadCPUNanoseconds() - cpu0, wall = MonotonicClock.nanoseconds() - wall0
         return ComposeRun(frames: count, bytes: bytes, cpuNanoseconds: cpu, wallNanoseconds: wall)
+    }
+}
+
+extension ComposeScene {
+    /// The composed screen's change written as the compositor writes it, to `sink`;
+    /// returns its bytes. The damage is taken first, as `Compositor.composeNow` takes it.
+    static func write(_ screen: inout Surface, with writer: inout ScreenWriter, to sink: DevNull) -> Int {
+        let damage = screen.takeDamage()
+        let out = writer.frame(screen, damage: damage)
+        sink.write(out)
+        return out.count
     }
 }

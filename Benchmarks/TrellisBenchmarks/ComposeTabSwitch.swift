@@ -112,11 +112,7 @@ struct ComposeTabSwitch {
             for batch in switches[i % switches.count] {
                 try Self.apply(batch, to: &tree)
                 tree.compose(into: &screen)
-                // As the compositor does: the damage first (see `Compositor.composeNow`).
-                let damage = screen.takeDamage()
-                let out = writer.frame(screen, damage: damage)
-                sink.write(out)
-                bytes += out.count
+                bytes += ComposeScene.write(&screen, with: &writer, to: sink)
             }
         }
         let cpu = threadCPUNanoseconds() - cpu0, wall = MonotonicClock.nanoseconds() - wall0

@@ -29,7 +29,7 @@ struct TransportBenchPeer: AsyncParsableCommand {
     func run() async throws {
         switch mode {
         case .rawRep: await onDedicatedThread("raw-rep") { [endpoint] in Self.rawRep(endpoint) }
-        case .unixEcho: await onDedicatedThread("unix-echo") { [endpoint] in UnixEcho.echo(path: endpoint) }
+        case .unixEcho: await onDedicatedThread("unix-echo") { [endpoint] in UnixSeqpacket.echo(path: endpoint) }
         case .unixRelay:
             guard let next else { throw ValidationError("unix-relay needs --next") }
             await onDedicatedThread("unix-relay") { [endpoint, report, hops] in UnixSeqpacket.relay(endpoint, next: next, report: report, hops: hops) }
