@@ -2,45 +2,14 @@ import Foundation
 import TrellisCanvas
 import TrellisViews
 
-/// A directory with the files an input may include (`file: NAME`), written once: seed
-/// 002's two files, as in the corpus, so that includes reach a real file.
-let viewDirectory: URL = {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-fuzz-views-\(getpid())")
-    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    for (name, text) in includedViewFiles {
-        try? text.write(to: dir.appendingPathComponent("\(name).view.yaml"), atomically: true, encoding: .utf8)
-    }
-    return dir
-}()
-
-/// Seed 002's files (Sources/TrellisSeeds/Seed002ViewFiles.swift), which the fuzz
-/// package cannot import: TrellisSeeds is not a product.
-let includedViewFiles: [String: String] = [
-    "ExtendLabel": """
-        class: ExtendLabel
-        identifier: extendLabel
-        frame: [1, 1, 18, 1]
-        background: blue
-        subviews:
-          - class: Label
-            identifier: label
-            text: "ボタンです"
-            alignment: center
-            background: blue
-            foreground: brightWhite
-            fill: true
-        """,
-    "CustomButton": """
-        class: CustomButton
-        identifier: customButton
-        frame: [0, 0, 20, 3]
-        border: rounded
-        background: blue
-        foreground: brightWhite
-        subviews:
-          - file: ExtendLabel
-        """,
-]
+/// The directory an input's includes (`file: NAME`) are read from: the view corpus in
+/// the repository (Fuzz/Corpus/view), which holds seed 002's two files (those of
+/// Sources/TrellisSeeds/Seed002ViewFiles.swift, less their comments), so that includes
+/// reach a real file.
+/// deploy/fuzz runs the target on a copy of the corpus and never changes this one.
+let viewDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Corpus/view")
 
 /// View files (docs/VIEWS.md), as `ViewFileLoader` reads them after checking UTF-8.
 ///
