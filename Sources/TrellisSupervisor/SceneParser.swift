@@ -67,15 +67,15 @@ extension Scene {
                     }
                     strategy = s
                 case "intensity":
-                    guard let i = v.int, i >= 0 else { throw fail(v, "restart.intensity", "expected a whole number ≥ 0") }
+                    guard let i = v.wholeNumber, i >= 0 else { throw fail(v, "restart.intensity", "expected a whole number ≥ 0") }
                     intensity = i
                 case "period":
-                    guard let p = v.float ?? v.int.map(Double.init), p > 0 else { throw fail(v, "restart.period", "expected seconds > 0") }
+                    guard let p = v.float ?? v.wholeNumber.map(Double.init), p > 0 else { throw fail(v, "restart.period", "expected seconds > 0") }
                     period = p
                 case "hang":
                     // Under the pulse interval every process would look hung; past a minute
                     // a hang is a frozen screen nobody waits out.
-                    guard let h = v.float ?? v.int.map(Double.init), h >= 0.5, h <= 60 else {
+                    guard let h = v.float ?? v.wholeNumber.map(Double.init), h >= 0.5, h <= 60 else {
                         throw fail(v, "restart.hang", "expected seconds from 0.5 to 60")
                     }
                     hang = h

@@ -131,7 +131,7 @@ public final class ViewFileLoader {
                 return s
             }
             func int() throws(ViewFileError) -> Int {
-                guard case .scalar = value, let i = value.int else { throw fail(value, key, "expected a whole number") }
+                guard let i = value.wholeNumber else { throw fail(value, key, "expected a whole number") }
                 return i
             }
             func bool() throws(ViewFileError) -> Bool {
@@ -148,7 +148,7 @@ public final class ViewFileLoader {
             case "class": continue
             case "identifier": view.identifier = try string()
             case "frame":
-                guard case .sequence(let s) = value, s.count == 4, let n = Optional(s.compactMap(\.int)), n.count == 4 else {
+                guard case .sequence(let s) = value, s.count == 4, let n = Optional(s.compactMap(\.wholeNumber)), n.count == 4 else {
                     throw fail(value, key, "expected [x, y, width, height] in cells")
                 }
                 guard n[2] >= 0, n[3] >= 0 else { throw fail(value, key, "width and height cannot be negative") }

@@ -93,6 +93,8 @@ import TrellisCanvas
         ("restart: always\ncontrollers:\n  - id: A\n    class: X\n", 1, "restart", "expected strategy"),
         ("restart:\n  strategy: rest-for-one\ncontrollers:\n  - id: A\n    class: X\n", 2, "restart.strategy", "one of"),
         ("restart:\n  intensity: -1\ncontrollers:\n  - id: A\n    class: X\n", 2, "restart.intensity", "≥ 0"),
+        // A base-60 number past Int's range trapped in Yams' reading of it.
+        ("restart:\n  intensity: 9223372036820367:58054:75807\ncontrollers:\n  - id: A\n    class: X\n", 2, "restart.intensity", "≥ 0"),
         ("restart:\n  period: 0\ncontrollers:\n  - id: A\n    class: X\n", 2, "restart.period", "> 0"),
         ("restart:\n  hang: 0.1\ncontrollers:\n  - id: A\n    class: X\n", 2, "restart.hang", "0.5 to 60"),
         ("restart:\n  hang: soon\ncontrollers:\n  - id: A\n    class: X\n", 2, "restart.hang", "0.5 to 60"),
