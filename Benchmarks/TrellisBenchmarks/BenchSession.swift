@@ -53,6 +53,7 @@ final class BenchSession {
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         p.standardError = FileHandle(forWritingAtPath: errPath)
         try p.run()
+        BenchChildren.started(p.processIdentifier)
         processes.append((label, p))
         return p
     }
@@ -168,7 +169,10 @@ final class BenchSession {
             try? await Task.sleep(for: .milliseconds(10))
         }
         for (_, p) in processes where p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        for (_, p) in processes { p.waitUntilExit() }
+        for (_, p) in processes {
+            BenchChildren.reaping(p.processIdentifier)
+            p.waitUntilExit()
+        }
         log.close()
         loop.shutdown()
         if keep || ProcessInfo.processInfo.environment["TRELLIS_KEEP_RUN"] != nil {
