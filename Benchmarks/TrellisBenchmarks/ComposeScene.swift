@@ -107,11 +107,7 @@ struct ComposeScene {
             if let f = hosts[i].takeFrame(number: 0) { try tree.apply(f, from: ids[i]) }
             if i > 0 { tree.place(placement(i), by: ids[0]) }
         }
-        var screen = Surface(size: Self.screen)
-        tree.compose(into: &screen)
-        var writer = ScreenWriter(size: Self.screen, depth: Self.depth)
-        let damage = screen.takeDamage()
-        _ = writer.frame(screen, damage: damage)
+        let (screen, writer) = Self.drawnOnce(&tree, on: Self.screen)
         return (tree, screen, writer)
     }
 
@@ -141,6 +137,17 @@ struct ComposeScene {
 }
 
 extension ComposeScene {
+    /// A screen of `size` with `tree` composed on it (which the tree remembers, as the
+    /// compositor's does), and a writer that has drawn it once: where a measurement's
+    /// frames start.
+    static func drawnOnce(_ tree: inout SurfaceTree, on size: Size) -> (Surface, ScreenWriter) {
+        var screen = Surface(size: size)
+        tree.compose(into: &screen)
+        var writer = ScreenWriter(size: size, depth: depth)
+        _ = writer.frame(screen, damage: screen.takeDamage())
+        return (screen, writer)
+    }
+
     /// The composed screen's change written as the compositor writes it, to `sink`;
     /// returns its bytes. The damage is taken first, as `Compositor.composeNow` takes it.
     static func write(_ screen: inout Surface, with writer: inout ScreenWriter, to sink: DevNull) -> Int {

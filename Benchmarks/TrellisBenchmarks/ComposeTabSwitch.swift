@@ -84,11 +84,7 @@ struct ComposeTabSwitch {
     func startingState() throws -> (SurfaceTree, Surface, ScreenWriter) {
         var tree = SurfaceTree(root: root)
         try Self.apply(start, to: &tree)
-        var screen = Surface(size: Self.screen)
-        tree.compose(into: &screen)
-        var writer = ScreenWriter(size: Self.screen, depth: ComposeScene.depth)
-        let damage = screen.takeDamage()
-        _ = writer.frame(screen, damage: damage)
+        let (screen, writer) = ComposeScene.drawnOnce(&tree, on: Self.screen)
         return (tree, screen, writer)
     }
 
