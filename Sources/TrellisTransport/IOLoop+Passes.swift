@@ -106,7 +106,8 @@ extension IOLoop {
             polled.reserveCapacity(confined.sources.count)
             for source in confined.sources where !nested || source.servedWhileNested {
                 polled.append(source)
-                pollFDs.append(pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0))
+                let writing = source.wantsWritable?() == true
+                pollFDs.append(pollfd(fd: source.fd, events: Int16(writing ? POLLIN | POLLOUT : POLLIN), revents: 0))
             }
             _ = poll(&pollFDs, nfds_t(pollFDs.count), timeout)
             confined.passStart = MonotonicClock.nanoseconds()
@@ -116,7 +117,9 @@ extension IOLoop {
             // waiting task in this same pass. A source removed by an earlier
             // callback in this pass is skipped.
             for (i, source) in polled.enumerated() where pollFDs[i + 1].revents != 0 {
-                if confined.sources.contains(where: { $0 === source }) { source.onReadable() }
+                let events = pollFDs[i + 1].revents
+                if events & Int16(POLLOUT) != 0, confined.sources.contains(where: { $0 === source }) { source.onWritable() }
+                if events & ~Int16(POLLOUT) != 0, confined.sources.contains(where: { $0 === source }) { source.onReadable() }
             }
         }
     }

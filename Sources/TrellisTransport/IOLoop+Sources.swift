@@ -15,13 +15,17 @@ extension IOLoop {
     /// `onLoopStop` runs if the loop stops while the source is still registered.
     /// A source is read inside a nested `run(until:)` too: what it reads is the
     /// transport's to handle, and what it hands on for later must be queued.
+    /// `wantsWritable`, asked before every sleep: whether to poll `fd` for writing
+    /// too, and call `onWritable` once it can be written.
     public func addSource(
         fd: Int32, isReady: @escaping () -> Bool = { false }, onReadable: @escaping () -> Void,
-        onLoopStop: @escaping () -> Void = {}
+        onLoopStop: @escaping () -> Void = {}, wantsWritable: (() -> Bool)? = nil, onWritable: @escaping () -> Void = {}
     ) -> Int {
         confined.nextSourceID += 1
         let id = confined.nextSourceID
-        confined.sources.append(Source(id: id, fd: fd, isReady: isReady, onReadable: onReadable, onLoopStop: onLoopStop))
+        confined.sources.append(Source(
+            id: id, fd: fd, isReady: isReady, onReadable: onReadable, onLoopStop: onLoopStop, wantsWritable: wantsWritable,
+            onWritable: onWritable))
         return id
     }
 

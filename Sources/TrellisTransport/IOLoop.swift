@@ -50,19 +50,26 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         let isReady: () -> Bool
         let onReadable: () -> Void
         let onLoopStop: () -> Void
+        /// Asked before each sleep: whether the loop polls `fd` for writing too, and
+        /// calls `onWritable` when it can be (a lane with bytes its socket did not take).
+        let wantsWritable: (() -> Bool)?
+        let onWritable: () -> Void
         /// Served by a nested `run(until:)` too. Only the main queue is not: what it
         /// holds is other work, which must not run inside a wait.
         let servedWhileNested: Bool
 
         init(
             id: Int, fd: Int32, isReady: @escaping () -> Bool, onReadable: @escaping () -> Void,
-            onLoopStop: @escaping () -> Void, servedWhileNested: Bool = true
+            onLoopStop: @escaping () -> Void, wantsWritable: (() -> Bool)? = nil, onWritable: @escaping () -> Void = {},
+            servedWhileNested: Bool = true
         ) {
             self.id = id
             self.fd = fd
             self.isReady = isReady
             self.onReadable = onReadable
             self.onLoopStop = onLoopStop
+            self.wantsWritable = wantsWritable
+            self.onWritable = onWritable
             self.servedWhileNested = servedWhileNested
         }
     }

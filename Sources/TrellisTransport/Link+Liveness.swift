@@ -39,6 +39,7 @@ extension Link {
     private func heartbeat() {
         guard !closed else { return }
         readHandshakes()
+        closeStaleLanes()
         let now = MonotonicClock.nanoseconds()
         let interval = options.heartbeatInterval.nanoseconds
         if case .child(let parent) = role, peers[parent]?.connected != true {
@@ -59,7 +60,7 @@ extension Link {
 
     /// `peer` will not answer (`why`): logged `lost` as `kind`, what waits for it failed,
     /// and the owner told.
-    private func lose(_ peer: ControllerID, kind: String, _ why: String, left: Bool = false) {
+    func lose(_ peer: ControllerID, kind: String, _ why: String, left: Bool = false) {
         peers[peer]?.connected = false
         if left {
             logEvent("peer \(peer) left (\(why))", peer: peer)
@@ -89,7 +90,7 @@ extension Link {
     private func probeConnectedPeers(again delays: ArraySlice<UInt64>) {
         guard !closed else { return }
         var reachable = false
-        for (peer, state) in peers.sorted(by: { $0.key < $1.key }) where state.connected && localChildren[peer] == nil {
+        for (peer, state) in peers.sorted(by: { $0.key < $1.key }) where state.connected && localChildren[peer] == nil && lanes.open[peer] == nil {
             do throws(LinkError) {
                 _ = try send(.heartbeat, to: peer)
                 reachable = true

@@ -11,6 +11,7 @@ extension Link {
     /// once a handler has queued work, which leaves those still in the socket.
     public func readArrived() {
         drainSocket(readingAhead: true)
+        if !lanes.open.isEmpty { drainLanes(readingAhead: true) }
     }
 
     func drainSocket(readingAhead: Bool = false) {
@@ -114,12 +115,15 @@ extension Link {
         localChildren[child.id] = child
     }
 
-    /// A decoded, well-formed message.
-    private func accept(_ e: Envelope, bytes: Int, via: String) {
+    /// A decoded, well-formed message; `onLane` if it came over a lane.
+    func accept(_ e: Envelope, bytes: Int, via: String, onLane: Bool = false) {
         let wasConnected = heard(from: e.source)
         switch e.message {
         case .hello(let hello):
             record(e, outcome: .received, bytes: bytes, via: via)
+            // A child with a lane says everything over it: a hello over libzmq is a new
+            // process's, or one that gave its lane up.
+            if !onLane && !lanes.open.isEmpty { dropLane(of: e.source) }
             _ = try? send(.ack, to: e.source, trace: e.trace, correlation: e.sequence)
             // A restarted peer can say hello before its old process's heartbeats are
             // missed: without this, its parent would never know to bring it up again.
@@ -145,9 +149,20 @@ extension Link {
             }
             record(e, outcome: .delivered, bytes: bytes, via: via)
             // A key vouched for is this end's own business: what it admits is its own.
-            if role == .parent, case .request(let r) = e.message, r.name == Self.vouchRequest {
-                reply(to: e, vouch(r.payload, by: e.source))
-                return
+            if role == .parent, case .request(let r) = e.message {
+                switch r.name {
+                case Self.vouchRequest:
+                    reply(to: e, vouch(r.payload, by: e.source))
+                    return
+                case Self.laneTokenRequest:
+                    reply(to: e, issueLaneToken(to: e.source))
+                    return
+                case Self.laneOpenRequest:
+                    openLane(for: e)
+                    return
+                default:
+                    break
+                }
             }
             if onMessage(e, self) == .handled && e.kind != .request { acknowledge(e) }
         }
@@ -163,7 +178,14 @@ extension Link {
         }
         record(e, outcome: .received, bytes: bytes, via: via, reason: reason)
         guard case .request(_, _, _, let waiter) = waiting else {
-            if case .error(let err) = e.message { helloAnswer = .refused(err) } else { helloAnswer = .accepted }
+            if case .error(let err) = e.message {
+                helloAnswer = .refused(err)
+            } else {
+                helloAnswer = .accepted
+                // Only from the parent it expects: another end answering is a mistake
+                // a lane would not mend.
+                if case .child(let parent) = role, e.source == parent { askForLane() }
+            }
             return
         }
         resumedWaiter = true

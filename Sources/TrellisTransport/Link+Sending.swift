@@ -94,13 +94,22 @@ extension Link {
         _ = try? send(.reply(reply), to: envelope.source, trace: envelope.trace, correlation: envelope.sequence)
     }
 
-    private func transmit(_ e: Envelope) throws(LinkError) {
+    func transmit(_ e: Envelope) throws(LinkError) {
         if let i = peers.index(forKey: e.target) { peers.values[i].lastSent = loop.passTime }
         if let local = localPeer(e.target) {
             record(e, outcome: .sent, bytes: 0, via: "local")
             let from = self
             // Read inside a wait too, as a socket's message is.
             local.loop.execute(duringWaits: true) { local.onLoopThread { $0.receiveLocal(e, from: from) } }
+            return
+        }
+        if lanes.held != nil, case .child(let parent) = role, e.target == parent {
+            // The lane is opening: this goes where the parent's answer says, in order.
+            lanes.held!.append(e)
+            return
+        }
+        if !lanes.open.isEmpty, let lane = lanes.open[e.target] {
+            try transmit(e, on: lane)
             return
         }
         if localParent != nil || (role == .parent && socket == nil) {

@@ -58,6 +58,10 @@ public actor Link {
     var heartbeatTimer: UInt64?
     @exclusivity(unchecked) var closed = false
 
+    /// Its lanes (`Link+Lanes.swift`). Unchecked as the fields above are: read on every
+    /// send, and only read, assigned, or changed by a collection's own method.
+    @exclusivity(unchecked) var lanes = Lanes()
+
     @exclusivity(unchecked) var localParent: Link?
     @exclusivity(unchecked) var localChildren: [ControllerID: Link] = [:]
 
@@ -274,6 +278,7 @@ public actor Link {
         if role == .parent && options.localFastPath {
             LocalFabric.register(self, at: endpoint)
         }
+        listenForLanes()
     }
 
     /// Liveness begins: heartbeats, and a child end's hello.
@@ -358,6 +363,7 @@ public actor Link {
         pending.removeAll()
         if let sourceID { loop.removeSource(sourceID) }
         if let monitorSourceID { loop.removeSource(monitorSourceID) }
+        closeLanes()
         if let socket { monitor?.close(watching: socket) }
         monitor = nil
         socket?.close(linger: options.linger.milliseconds)

@@ -25,6 +25,10 @@ public struct LinkOptions: Sendable {
     public var transportHeartbeat: Duration? = .seconds(1)
     /// Same-process peers exchange message values without ZeroMQ or serialization.
     public var localFastPath = true
+    /// Over `ipc://`, the two ends move their messages to a Unix stream socket of their
+    /// own once the child's hello is answered, past libzmq's I/O threads (docs/TRANSPORT.md,
+    /// "Lanes"). A child end asks; a parent end gives one to a child that asks.
+    public var lanes = true
     /// Messages handled per socket wake-up before other sources get their turn.
     public var receiveBatch = 256
     /// Whether the link reads every message waiting on its socket before the loop runs

@@ -79,6 +79,15 @@ public enum WireCodec {
         guard proto[3] == version else {
             throw Rejection(.unsupportedVersion, "protocol version \(proto[3]) is not supported; this peer speaks \(version)")
         }
+        return try decode(header: headerFrame, body: body, ids: &ids)
+    }
+
+    /// Decodes one message from its header and body, or says exactly why not: the part
+    /// of `decode(delimiter:…)` after the frames ZeroMQ carries, and all a lane carries
+    /// (docs/TRANSPORT.md, "Lanes"), whose version its link's hello settled.
+    public static func decode(
+        header headerFrame: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer, ids: inout ControllerIDCache
+    ) throws(Rejection) -> Envelope {
         let header = try WireHeader(decoding: headerFrame, ids: &ids)
         guard let kind = MessageKind(rawValue: header.kind) else {
             throw Rejection(.unknownKind, "message kind \(header.kind) is unknown", header: header)

@@ -1,0 +1,157 @@
+import CPlatform
+import Foundation
+import TrellisWire
+
+/// One lane: the Unix stream socket a link's two ends in two processes carry their
+/// messages over once both have switched to it, with no libzmq I/O thread at either
+/// end (docs/TRANSPORT.md, "Lanes"). It writes what it is given in order, keeps what
+/// the socket does not take yet, and reads what arrives into a `LaneReader`.
+///
+/// A lane belongs to its link and is touched only in the link's frames on the link's
+/// loop thread, as the link's socket is: it is not `Sendable`, and needs no lock.
+final class Lane {
+    let fd: Int32
+    /// Whose messages it carries: a child's id at a parent end, set once the child's
+    /// token matched; the parent's at a child end.
+    var peer: ControllerID?
+    var reader = LaneReader()
+    /// A parent end's connection not yet claimed: the token read from it so far, and
+    /// when it was accepted (an unclaimed one is closed after the heartbeat timeout).
+    var token: [UInt8] = []
+    let accepted: UInt64
+    var sourceID: Int?
+    /// The bytes the socket has not taken yet, from `queuedStart` on, in order.
+    private var queued: [UInt8] = []
+    private var queuedStart = 0
+    /// Set once a write failed (the peer is gone): nothing more is written. Its end is
+    /// what the reading side sees, as the end of the stream.
+    private(set) var failed: String?
+    private(set) var isClosed = false
+
+    /// The bytes a lane holds for a slow reader before it drops what it is given, as
+    /// a link drops at its high-water mark.
+    static let queueLimit = 64 * 1024 * 1024
+    /// The size of a token: 32 random bytes, as a CURVE key is.
+    static let tokenSize = 32
+
+    init(fd: Int32, peer: ControllerID? = nil, accepted: UInt64 = 0) {
+        self.fd = fd
+        self.peer = peer
+        self.accepted = accepted
+    }
+
+    var isWaitingToWrite: Bool { queuedStart < queued.count }
+
+    enum WriteError: Error {
+        /// The queue is over `queueLimit`: this message is dropped, the lane stays.
+        case full
+        /// The lane cannot be written any more.
+        case failed(String)
+    }
+
+    /// Writes one message (`LaneFraming`): what the socket does not take now is queued
+    /// and written when it is writable again (`flush`).
+    func write(header: [UInt8], body: [UInt8]) throws(WriteError) {
+        if let failed { throw .failed(failed) }
+        let p = LaneFraming.prefix(bodyCount: body.count)
+        let prefix = [p.0, p.1, p.2, p.3]
+        let total = prefix.count + header.count + body.count
+        var sent = 0
+        if !isWaitingToWrite {
+            let n = prefix.withUnsafeBytes { a in
+                header.withUnsafeBytes { b in
+                    body.withUnsafeBytes { c in
+                        trellis_lane_send(fd, a.baseAddress, a.count, b.baseAddress, b.count, c.baseAddress, c.count)
+                    }
+                }
+            }
+            if n == total { return }
+            if n < 0 {
+                let e = trellis_errno()
+                guard e == EAGAIN || e == EWOULDBLOCK || e == EINTR else { throw fail(e) }
+            } else {
+                sent = n
+            }
+        } else if queued.count - queuedStart + total > Self.queueLimit {
+            throw .full
+        }
+        // The rest, in order, after what waits already.
+        for (part, offset) in [(prefix, 0), (header, prefix.count), (body, prefix.count + header.count)] {
+            let from = max(sent - offset, 0)
+            if from < part.count { queued.append(contentsOf: part[from...]) }
+        }
+    }
+
+    /// Writes what is queued, as much as the socket takes.
+    func flush() throws(WriteError) {
+        if let failed { throw .failed(failed) }
+        while isWaitingToWrite {
+            let n = queued.withUnsafeBytes { q in
+                trellis_lane_send(fd, q.baseAddress! + queuedStart, q.count - queuedStart, nil, 0, nil, 0)
+            }
+            if n < 0 {
+                let e = trellis_errno()
+                if e == EINTR { continue }
+                if e == EAGAIN || e == EWOULDBLOCK { return }
+                throw fail(e)
+            }
+            queuedStart += n
+        }
+        queued.removeAll(keepingCapacity: queued.capacity <= 1 << 20)
+        queuedStart = 0
+    }
+
+    private func fail(_ e: Int32) -> WriteError {
+        let why = "write failed: \(String(cString: strerror(e)))"
+        failed = why
+        return .failed(why)
+    }
+
+    static let endOfStream = "end of stream"
+
+    enum Received {
+        case bytes
+        case nothing
+        case ended(String)
+    }
+
+    /// Reads what the socket holds into `reader`.
+    func receive() -> Received {
+        while true {
+            let n = reader.fill { free in trellis_lane_receive(fd, free.baseAddress, free.count) }
+            if n > 0 { return .bytes }
+            if n == 0 { return .ended(Self.endOfStream) }
+            let e = trellis_errno()
+            if e == EINTR { continue }
+            if e == EAGAIN || e == EWOULDBLOCK { return .nothing }
+            return .ended("read failed: \(String(cString: strerror(e)))")
+        }
+    }
+
+    /// A child end's, first on a new connection: all of it or nothing (a new socket's
+    /// buffer always has room for it).
+    func writeToken(_ token: [UInt8]) -> Bool {
+        token.withUnsafeBytes { trellis_lane_send(fd, $0.baseAddress, $0.count, nil, 0, nil, 0) } == token.count
+    }
+
+    /// A parent end's: reads the token, up to its size and no further, so that what
+    /// follows it stays in the socket for `reader`. False when the stream ended first.
+    func readToken() -> Bool {
+        while token.count < Self.tokenSize {
+            var chunk = [UInt8](repeating: 0, count: Self.tokenSize - token.count)
+            let n = chunk.withUnsafeMutableBytes { trellis_lane_receive(fd, $0.baseAddress, $0.count) }
+            if n > 0 { token += chunk.prefix(n); continue }
+            if n < 0 && trellis_errno() == EINTR { continue }
+            return !(n == 0 || (n < 0 && trellis_errno() != EAGAIN && trellis_errno() != EWOULDBLOCK))
+        }
+        return true
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        trellis_lane_close(fd)
+    }
+
+    deinit { close() }
+}
