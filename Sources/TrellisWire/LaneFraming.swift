@@ -35,6 +35,8 @@ public struct LaneReader: Sendable {
     private var end = 0
     /// Set by a length over the limit: after it, nothing on the stream can be trusted.
     public private(set) var broken = false
+    /// The bytes of the stream taken so far, as messages or refused ones.
+    public private(set) var taken = 0
 
     public init(capacity: Int = 64 * 1024) {
         buffer = [UInt8](repeating: 0, count: max(capacity, LaneFraming.prefixSize + WireCodec.headerSize))
@@ -54,14 +56,11 @@ public struct LaneReader: Sendable {
     }
 
     /// Lets `read` write into the free space at the end of the buffer (made at least
-    /// `minimum` bytes, or what the message being read still needs) and keeps the
-    /// count it returns; returns that count (≤ 0 is kept as nothing read).
+    /// `minimum` bytes) and keeps the count it returns; returns that count (≤ 0 is kept
+    /// as nothing read). The buffer grows with what arrives, not with what a length
+    /// claims: a peer that announces 4 MiB and sends nothing costs nothing.
     public mutating func fill(minimum: Int = 16 * 1024, _ read: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
-        var need = minimum
-        if let body = bodyLength, body <= LaneFraming.maxBody {
-            need = max(need, LaneFraming.prefixSize + WireCodec.headerSize + body - (end - start))
-        }
-        makeRoom(need)
+        makeRoom(minimum)
         let n = buffer.withUnsafeMutableBytes { all in
             read(UnsafeMutableRawBufferPointer(rebasing: all[end...]))
         }
@@ -95,7 +94,11 @@ public struct LaneReader: Sendable {
         let total = LaneFraming.prefixSize + WireCodec.headerSize + body
         guard end - start >= total else { return nil }
         let headerAt = start + LaneFraming.prefixSize
-        defer { start += total; if start == end { start = 0; end = 0 } }
+        defer {
+            start += total
+            taken += total
+            if start == end { start = 0; end = 0 }
+        }
         let end = start + total
         let decoded = buffer.withUnsafeBytes { all in
             Result { () throws(Rejection) in

@@ -7,6 +7,7 @@ let controlKinds: [Message] = [
     .key(KeyPress(text: "q")),
     .sizeTransition(SizeTransition(width: 80, height: 24)),
     .request(Request(name: "screen")),
+    .scroll(ScrollInput(deltaY: 1, x: 0, y: 0, timestamp: 0)),
 ]
 
 /// A control request's frames: a client's header for `kind`, and `body`.

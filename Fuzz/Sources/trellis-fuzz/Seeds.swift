@@ -1,9 +1,10 @@
 import Foundation
 import TrellisWire
 
-/// Writes the seeds the codec makes — every kind of message, and each control
-/// request — into `directory/wire` and `directory/control`, so that the corpus starts
-/// from valid messages and follows the codec when it changes.
+/// Writes the seeds the codec makes — every kind of message, alone and as a lane's
+/// stream, and each control request — into `directory/wire`, `directory/lane` and
+/// `directory/control`, so that the corpus starts from valid messages and follows the
+/// codec when it changes.
 func writeSeeds(to directory: URL) throws {
     let fm = FileManager.default
     func write(_ target: String, _ name: String, _ bytes: [UInt8]) throws {
@@ -16,6 +17,15 @@ func writeSeeds(to directory: URL) throws {
             Envelope(sequence: 3, trace: 0x55, correlation: 2, source: "DemoTabs", target: "seed.001:a", flags: [.ackRequested], message: message))
         try write("wire", name, frames[1] + frames[2] + frames[3])
     }
+    // A lane's stream: each message alone, and all of them back to back.
+    var stream: [UInt8] = []
+    for (i, (name, message)) in seedMessages.enumerated() {
+        let bytes = LaneFraming.encode(
+            Envelope(sequence: UInt64(i + 1), trace: 0x55, correlation: 0, source: "seed.001:a", target: "DemoTabs", flags: [], message: message))
+        try write("lane", name, bytes)
+        stream += bytes
+    }
+    try write("lane", "stream", stream)
     for (name, message) in seedControl {
         guard let kind = controlKinds.firstIndex(where: { $0.kind == message.kind }) else {
             preconditionFailure("\(message.kind.name) is not a control kind")

@@ -10,6 +10,7 @@ typealias FuzzTarget = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 
 let targets: KeyValuePairs<String, FuzzTarget> = [
     "wire": { fuzzWire(FuzzInput($0, $1)); return 0 },
+    "lane": { fuzzLane(FuzzInput($0, $1)); return 0 },
     "control": { fuzzControl(FuzzInput($0, $1)); return 0 },
     "terminal": { fuzzTerminal(FuzzInput($0, $1)); return 0 },
     "scene": { fuzzScene(FuzzInput($0, $1)); return 0 },
@@ -20,7 +21,7 @@ func usage() -> Never {
     let names = targets.map(\.key).joined(separator: ", ")
     FileHandle.standardError.write(Data("""
         usage: trellis-fuzz TARGET [libFuzzer flags] [CORPUS…]   (targets: \(names))
-               trellis-fuzz --write-seeds DIRECTORY             (the codec-made seeds of wire and control)
+               trellis-fuzz --write-seeds DIRECTORY             (the codec-made seeds of wire, lane and control)
 
         """.utf8))
     exit(2)
