@@ -290,6 +290,15 @@ public final class Compositor {
     /// shortcut past the containers). The message goes to the root now, and `answered`
     /// gets the root's answer (nil: not up, or no answer) on the main actor. Messages
     /// sent one after another reach the root, and are handled, in that order.
+    /// Runs `body`, whose `send`s reach the root in one write on its lane: what the
+    /// terminal gave in one read (a click's press and release) arrives together, and the
+    /// root routes it as one gesture (docs/LIFECYCLE.md, "Touches read together").
+    public func sendingTogether(_ body: () -> Void) {
+        hosts.now { $0.cork() }
+        body()
+        hosts.now { $0.uncork() }
+    }
+
     public func send(_ message: Message, trace: UInt64 = 0, answered: @escaping @MainActor @Sendable (Envelope?) -> Void) {
         guard rootIsUp else { return answered(nil) }
         let root = rootID, loop = hosts.loop

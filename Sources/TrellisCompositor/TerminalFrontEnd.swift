@@ -123,9 +123,10 @@ public final class TerminalFrontEnd {
             deliver: { [weak self] events in
                 // Queued, not run inside the read: the read may be inside a nested wait of
                 // the loop, which runs no code of the process's own.
-                loop.onMainActor {
+                loop.onMainActor { [weak compositor] in
                     self?.answered(events, log: log)
-                    queue.enqueue(events)
+                    guard let compositor else { return queue.enqueue(events) }
+                    compositor.sendingTogether { queue.enqueue(events) }
                 }
             },
             closed: { reason in

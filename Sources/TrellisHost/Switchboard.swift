@@ -201,9 +201,13 @@ public final class Switchboard {
             if !sent, peer == nil || link.now({ $0.isConnected(callee) }) {
                 let left = Duration.nanoseconds(Int64(clamping: deadline &- min(deadline, MonotonicClock.nanoseconds())))
                 link.now { l in
+                    // In one write on a lane: the peer reads them together (a gesture's
+                    // phases, routed as one).
+                    l.cork()
                     for (k, message) in messages.enumerated() {
                         l.request(message, to: peer, trace: traces[k], timeout: left) { answers[k].set($0) }
                     }
+                    l.uncork()
                 }
                 sent = true
                 continue

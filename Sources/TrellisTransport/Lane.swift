@@ -41,6 +41,9 @@ final class Lane {
     }
 
     var isWaitingToWrite: Bool { queuedStart < queued.count }
+    /// What waits was written while its link was corked: it goes when the link uncorks,
+    /// not when the socket is writable.
+    var held = false
 
     enum WriteError: Error {
         /// The queue is over `queueLimit`: this message is dropped, the lane stays.
@@ -50,14 +53,16 @@ final class Lane {
     }
 
     /// Writes one message (`LaneFraming`): what the socket does not take now is queued
-    /// and written when it is writable again (`flush`).
-    func write(header: [UInt8], body: [UInt8]) throws(WriteError) {
+    /// and written when it is writable again (`flush`). `holding`: queued only, for a
+    /// `flush` to write with what follows it.
+    func write(header: [UInt8], body: [UInt8], holding: Bool = false) throws(WriteError) {
         if let failed { throw .failed(failed) }
+        if holding { held = true }
         let p = LaneFraming.prefix(bodyCount: body.count)
         let prefix = [p.0, p.1, p.2, p.3]
         let total = prefix.count + header.count + body.count
         var sent = 0
-        if !isWaitingToWrite {
+        if !isWaitingToWrite && !holding {
             let n = prefix.withUnsafeBytes { a in
                 header.withUnsafeBytes { b in
                     body.withUnsafeBytes { c in

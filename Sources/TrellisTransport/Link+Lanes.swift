@@ -19,6 +19,8 @@ struct Lanes {
     var held: [Envelope]?
     /// Child end: a token request or an open is on its way.
     var asking = false
+    /// While above zero, what is sent on a lane waits in its queue (`Link.cork`).
+    var corked = 0
 }
 
 // Lanes: once a child end's hello over `ipc://` is answered, the two ends move their
@@ -166,8 +168,19 @@ extension Link {
     func askForLane() {
         guard case .child(let parent) = role, usesLanes, !lanes.asking, lanes.open[parent] == nil else { return }
         lanes.asking = true
-        request(.request(Request(name: Self.laneTokenRequest)), to: parent) { [weak self] result in
-            self?.run { $0.connectLane(to: parent, result) }
+        laneRequest(Self.laneTokenRequest, to: parent) { $0.connectLane(to: parent, $1) }
+    }
+
+    /// A request of the lane's own, answered in the frame that reads the answer: what a
+    /// lane's answer changes must hold for the message read right behind it (a child whose
+    /// loop was busy reads the open's answer and the first messages of the lane together).
+    private func laneRequest(
+        _ name: String, to parent: ControllerID, then: @escaping @Sendable (isolated Link, Result<Envelope, LinkError>) -> Void
+    ) {
+        do throws(LinkError) {
+            transmit(try requestEnvelope(.request(Request(name: name)), to: parent, trace: 0), awaitedBy: .link(then), timeout: nil)
+        } catch {
+            then(self, .failure(error))
         }
     }
 
@@ -192,9 +205,7 @@ extension Link {
             logEvent("no lane: the token could not be written")
             return
         }
-        request(.request(Request(name: Self.laneOpenRequest)), to: parent) { [weak self] result in
-            self?.run { $0.laneOpened(result) }
-        }
+        laneRequest(Self.laneOpenRequest, to: parent) { $0.laneOpened($1) }
         lanes.opening = lane
         lanes.held = []
     }
@@ -228,7 +239,7 @@ extension Link {
         lane.sourceID = loop.addSource(
             fd: lane.fd, isReady: { lane.reader.hasWholeMessage },
             onReadable: { [weak self] in self?.onLoopThread { link in link.lanes.open[peer].map { link.drainLane($0) } } },
-            wantsWritable: { lane.isWaitingToWrite },
+            wantsWritable: { lane.isWaitingToWrite && !lane.held },
             onWritable: { [weak self] in self?.onLoopThread { link in link.lanes.open[peer].map { link.flushLane($0) } } })
     }
 
@@ -255,11 +266,31 @@ extension Link {
         lanes.listener = nil
     }
 
+    /// Holds what this end sends on its lanes until `uncork`: messages sent together then
+    /// go in one write, so the receiver wakes once and reads them together — a click's
+    /// press and release, which a host routes as one gesture when they arrive as one
+    /// (docs/LIFECYCLE.md, "Touches read together"). Sent one write each, the first woke
+    /// the receiver before the second was there. Calls nest; libzmq's path is unchanged.
+    public func cork() {
+        lanes.corked += 1
+    }
+
+    /// Ends a `cork`: the outermost writes what each lane held.
+    public func uncork() {
+        precondition(lanes.corked > 0, "Link \(id): uncork without cork")
+        lanes.corked -= 1
+        guard lanes.corked == 0 else { return }
+        for lane in lanes.open.values where lane.held {
+            lane.held = false
+            flushLane(lane)
+        }
+    }
+
     /// Sends `e` over `lane`, encoded as for libzmq, with the length before it.
     func transmit(_ e: Envelope, on lane: Lane) throws(LinkError) {
         let bytes = encodeOutgoing(e) - WireCodec.protocolFrame.count + LaneFraming.prefixSize
         do throws(Lane.WriteError) {
-            try lane.write(header: outgoingHeader, body: outgoingBody)
+            try lane.write(header: outgoingHeader, body: outgoingBody, holding: lanes.corked > 0)
             record(e, outcome: .sent, bytes: bytes)
         } catch {
             let reason = switch error {
@@ -271,7 +302,7 @@ extension Link {
         }
     }
 
-    private func flushLane(_ lane: Lane) {
+    func flushLane(_ lane: Lane) {
         do throws(Lane.WriteError) { try lane.flush() } catch {
             // Its end reaches the reading side, which says what it means.
             logEvent("lane with \(lane.peer?.rawValue ?? "?"): \(error)")

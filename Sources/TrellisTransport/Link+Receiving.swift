@@ -188,11 +188,11 @@ extension Link {
             }
             return
         }
-        resumedWaiter = true
+        if case .link = waiter {} else { resumedWaiter = true }
         if case .error(let err) = e.message {
-            waiter.resume(.failure(.rejected(err)))
+            waiter.resume(.failure(.rejected(err)), in: self)
         } else {
-            waiter.resume(.success(e))
+            waiter.resume(.success(e), in: self)
         }
     }
 

@@ -46,7 +46,7 @@ extension Link {
                 RoutingRecord(
                     host: log.host, at: id.rawValue, source: id.rawValue, target: peer.rawValue, kind: kind.name, sequence: seq,
                     outcome: .lost, via: via, reason: "\(peer) \(why): #\(seq) will not be answered"))
-            waiter.resume(.failure(.peerGone(peer, why)))
+            waiter.resume(.failure(.peerGone(peer, why)), in: self)
         }
     }
 
@@ -56,6 +56,6 @@ extension Link {
             RoutingRecord(
                 host: log.host, at: id.rawValue, source: id.rawValue, target: "-", kind: kind.name, sequence: seq,
                 outcome: .timeout, via: via, reason: "no answer to #\(seq) in time"))
-        waiter.resume(.failure(.timeout(kind: kind, sequence: seq)))
+        waiter.resume(.failure(.timeout(kind: kind, sequence: seq)), in: self)
     }
 }

@@ -47,14 +47,14 @@ extension Link {
     }
 
     /// A request's envelope: a `request` is answered by its reply, anything else acked.
-    private func requestEnvelope(_ message: Message, to peer: ControllerID?, trace: UInt64) throws(LinkError) -> Envelope {
+    func requestEnvelope(_ message: Message, to peer: ControllerID?, trace: UInt64) throws(LinkError) -> Envelope {
         try envelope(message, to: peer, trace: trace, flags: message.kind == .request ? [] : [.ackRequested])
     }
 
     /// Sends `envelope` with `waiter` registered for its answer first: on another loop
     /// the answer can be read before a waiting task resumes. A failed send answers the
     /// waiter at once.
-    private func transmit(_ envelope: Envelope, awaitedBy waiter: Waiter, timeout: Duration?) {
+    func transmit(_ envelope: Envelope, awaitedBy waiter: Waiter, timeout: Duration?) {
         let deadline = MonotonicClock.nanoseconds() &+ (timeout ?? options.requestTimeout).nanoseconds
         pending[envelope.sequence] = .request(kind: envelope.kind, peer: envelope.target, deadline: deadline, waiter)
         armExpiry(deadline)
@@ -62,7 +62,7 @@ extension Link {
             try transmit(envelope)
         } catch {
             pending.removeValue(forKey: envelope.sequence)
-            waiter.resume(.failure(error))
+            waiter.resume(.failure(error), in: self)
         }
     }
 

@@ -112,11 +112,15 @@ public actor Link {
         case task(UnsafeContinuation<Result<Envelope, LinkError>, Never>)
         /// Called on the loop thread.
         case callback(@Sendable (Result<Envelope, LinkError>) -> Void)
+        /// The link's own (its lanes'): called isolated to it, in the frame that has the
+        /// answer, so what it changes holds for the very next message read.
+        case link(@Sendable (isolated Link, Result<Envelope, LinkError>) -> Void)
 
-        func resume(_ result: Result<Envelope, LinkError>) {
+        func resume(_ result: Result<Envelope, LinkError>, in link: isolated Link) {
             switch self {
             case .task(let c): c.resume(returning: result)
             case .callback(let f): f(result)
+            case .link(let f): f(link, result)
             }
         }
     }
@@ -358,7 +362,7 @@ public actor Link {
         if let expiryTimer { loop.cancelTimer(expiryTimer.id) }
         expiryTimer = nil
         for (_, waiting) in pending {
-            if case .request(_, _, _, let waiter) = waiting { waiter.resume(.failure(.closed)) }
+            if case .request(_, _, _, let waiter) = waiting { waiter.resume(.failure(.closed), in: self) }
         }
         pending.removeAll()
         if let sourceID { loop.removeSource(sourceID) }

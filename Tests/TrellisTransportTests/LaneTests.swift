@@ -106,6 +106,20 @@ struct LaneTests {
         await pair.end()
     }
 
+    @Test("what is sent while corked waits, and goes in one write when uncorked (a click's press and release read together)")
+    func corkedMessagesGoTogether() async throws {
+        let pair = try await Pair()
+        #expect(await pair.laneOpen())
+        await pair.parent.cork()
+        for i in 0..<3 { try await pair.parent.send(Pair.numbered(i), to: "child") }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(pair.atChild.all.isEmpty)
+        await pair.parent.uncork()
+        #expect(await pair.atChild.wait { $0.count == 3 })
+        #expect(pair.atChild.all == [0, 1, 2])
+        await pair.end()
+    }
+
     @Test("a lane that ends is its peer lost at once, not after the heartbeat timeout")
     func aLanesEndIsALoss() async throws {
         var options = fastOptions()
