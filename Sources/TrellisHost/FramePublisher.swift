@@ -124,6 +124,9 @@ final class FramePublisher {
         self.trace = 0
         if !out.isEmpty || !declared.isEmpty {
             link.run { [weak self] l in
+                // One write on a lane: the compositor wakes once for all of them.
+                l.cork()
+                defer { l.uncork() }
                 guard !declared.isEmpty else {
                     // One batch: the compositor composes once, after the last of them, not
                     // between the frame and its placements (`moreInBatch`).

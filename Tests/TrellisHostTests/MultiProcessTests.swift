@@ -153,7 +153,9 @@ import TrellisWire
             host.terminate()
             host.waitUntilExit()
             let took = ContinuousClock.now - sent
-            #expect(took < .milliseconds(500), "the host took \(took) to end after SIGTERM")
+            // Under the 2 s a wait lasts, with room for a loaded 2-core machine: a host that
+            // finished its wait first would take longer.
+            #expect(took < .milliseconds(1500), "the host took \(took) to end after SIGTERM")
             #expect(host.terminationReason == .exit && host.terminationStatus == 0)
         } catch {
             await s.stop()
