@@ -152,6 +152,37 @@ static inline long trellis_lane_receive(int fd, void *into, size_t n) {
 
 static inline void trellis_lane_close(int fd) { close(fd); }
 
+#if defined(__linux__)
+#include <sys/epoll.h>
+/* An I/O loop's epoll set (docs/TRANSPORT.md, "What a loop sleeps in"): descriptors
+   registered once, each with the loop's id for its source; a wait returns only the
+   ready ones. Level-triggered, as poll(2) is. */
+static inline int trellis_poller_open(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+/* op: 0 add, 1 change, 2 remove. */
+static inline int trellis_poller_set(int set, int op, int fd, unsigned long long id, int writable) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    event.events = EPOLLIN | (writable ? EPOLLOUT : 0);
+    event.data.u64 = id;
+    int ops[3] = {EPOLL_CTL_ADD, EPOLL_CTL_MOD, EPOLL_CTL_DEL};
+    return epoll_ctl(set, ops[op < 0 || op > 2 ? 0 : op], fd, &event);
+}
+
+/* Waits up to `timeout` ms (-1: no limit); fills ids[i] and flags[i] (1: readable, a
+   hang-up or an error, which reading reports; 2: writable) and returns how many, or -1. */
+static inline int trellis_poller_wait(int set, unsigned long long *ids, int *flags, int capacity, int timeout) {
+    struct epoll_event events[64];
+    if (capacity > 64) capacity = 64;
+    int n = epoll_wait(set, events, capacity, timeout);
+    for (int i = 0; i < n; i++) {
+        ids[i] = events[i].data.u64;
+        flags[i] = ((events[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) ? 1 : 0) | ((events[i].events & EPOLLOUT) ? 2 : 0);
+    }
+    return n;
+}
+#endif
+
 /* The CPU the calling thread runs on, and a thread's (by kernel id) CPU mask: how
    an I/O loop keeps libzmq's I/O thread beside it. Elsewhere than Linux they fail
    with ENOSYS and the I/O thread stays where the system puts it. */

@@ -49,8 +49,7 @@ extension IOLoop {
 
     func passes(until done: (() -> Bool)?, deadline: UInt64?) -> Bool {
         let nested = confined.nesting > 0
-        var pollFDs: [pollfd] = []
-        var polled: [Source] = []
+        var ready: [Poller.Ready] = []
         while true {
             confined.passStart = MonotonicClock.nanoseconds()
             let stopping = incoming.withLock { incoming -> Bool in
@@ -97,29 +96,21 @@ extension IOLoop {
             }
             guard sleep else { continue }
             if !confined.ledPlacements.isEmpty { followCPU() }
-            pollFDs.removeAll(keepingCapacity: true)
-            // Room for all at once, not grown one append at a time: a host's wait for
-            // an answer (a nested pass) starts with none.
-            pollFDs.reserveCapacity(confined.sources.count + 1)
-            pollFDs.append(pollfd(fd: wakeFDs.0, events: Int16(POLLIN), revents: 0))
-            polled.removeAll(keepingCapacity: true)
-            polled.reserveCapacity(confined.sources.count)
-            for source in confined.sources where !nested || source.servedWhileNested {
-                polled.append(source)
-                let writing = source.wantsWritable?() == true
-                pollFDs.append(pollfd(fd: source.fd, events: Int16(writing ? POLLIN | POLLOUT : POLLIN), revents: 0))
-            }
-            _ = poll(&pollFDs, nfds_t(pollFDs.count), timeout)
+            let sources = confined.sources
+            confined.poller.wait(sources, nested: nested, timeout: timeout, into: &ready)
             confined.passStart = MonotonicClock.nanoseconds()
             incoming.withLock { $0.sleeping = false }
-            if pollFDs[0].revents != 0 { trellis_wakefd_drain(wakeFDs.0) }
             // Read what woke us before running queued work, so a reply reaches its
             // waiting task in this same pass. A source removed by an earlier
             // callback in this pass is skipped.
-            for (i, source) in polled.enumerated() where pollFDs[i + 1].revents != 0 {
-                let events = pollFDs[i + 1].revents
-                if events & Int16(POLLOUT) != 0, confined.sources.contains(where: { $0 === source }) { source.onWritable() }
-                if events & ~Int16(POLLOUT) != 0, confined.sources.contains(where: { $0 === source }) { source.onReadable() }
+            for r in ready {
+                if r.id == Poller.wakeID {
+                    trellis_wakefd_drain(wakeFDs.0)
+                    continue
+                }
+                guard let source = confined.sources.first(where: { $0.id == r.id }) else { continue }
+                if r.writable { source.onWritable() }
+                if r.readable, confined.sources.contains(where: { $0 === source }) { source.onReadable() }
             }
         }
     }

@@ -4,7 +4,7 @@ import TrellisLog
 // Sources and timers (loop thread only): the descriptors a loop polls and what runs
 // when they are readable, and the timers it fires between passes.
 extension IOLoop {
-    /// Watches a descriptor. `onReadable` runs when `poll(2)` reports `fd`
+    /// Watches a descriptor. `onReadable` runs when the loop's `Poller` reports `fd`
     /// readable, and whenever `isReady` says so.
     ///
     /// `isReady` is asked before every sleep. It exists for edge-triggered
@@ -23,9 +23,11 @@ extension IOLoop {
     ) -> Int {
         confined.nextSourceID += 1
         let id = confined.nextSourceID
-        confined.sources.append(Source(
+        let source = Source(
             id: id, fd: fd, isReady: isReady, onReadable: onReadable, onLoopStop: onLoopStop, wantsWritable: wantsWritable,
-            onWritable: onWritable))
+            onWritable: onWritable)
+        confined.sources.append(source)
+        confined.poller.add(source)
         return id
     }
 
@@ -34,6 +36,7 @@ extension IOLoop {
         // Let go after the access: its closures may hold the last reference to
         // something whose deinit reaches the loop (`IOLoop.state`).
         let removed = confined.sources.remove(at: i)
+        confined.poller.remove(removed)
         withExtendedLifetime(removed) {}
     }
 

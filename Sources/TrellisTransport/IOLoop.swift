@@ -12,7 +12,7 @@ import TrellisLog
 /// loop's thread, between socket reads. A message that arrives is handed to its
 /// actor on the same thread, isolation asserted by the loop's thread check — no
 /// hop, no allocation — and an actor sends straight into its socket. Nothing here
-/// blocks Swift's cooperative pool: the loop sleeps in `poll(2)` on the sockets'
+/// blocks Swift's cooperative pool: the loop sleeps (`Poller`: epoll on Linux) on the sockets'
 /// descriptors, a wake-up descriptor for work from other threads, and the next
 /// timer deadline.
 ///
@@ -54,6 +54,8 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         /// calls `onWritable` when it can be (a lane with bytes its socket did not take).
         let wantsWritable: (() -> Bool)?
         let onWritable: () -> Void
+        /// Whether its descriptor is watched for writing now (`Poller`).
+        var pollsWritable = false
         /// Served by a nested `run(until:)` too. Only the main queue is not: what it
         /// holds is other work, which must not run inside a wait.
         let servedWhileNested: Bool
@@ -115,6 +117,8 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         var cpuStreak = CPUStreak()
         /// A main-queue loop that stopped: its driver ends.
         var stopped = false
+        /// What the loop sleeps in, its sources registered.
+        var poller: Poller
     }
 
     private let kind: Kind
@@ -131,7 +135,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     // (`runWork` pops work before running it, `fireDueTimers` a timer before firing it,
     // `removeSource` and `stopSources` a source before it is let go), so no deinit runs
     // inside an access.
-    @exclusivity(unchecked) private var state = State()
+    @exclusivity(unchecked) private var state: State
 
     /// `state`, on the loop's thread only: every read and write of it is checked.
     var confined: State {
@@ -156,6 +160,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         kind = .ownThread
         servesMainActor = false
         wakeFDs = Self.openWakeFDs(name)
+        state = State(poller: Poller(wakeFD: wakeFDs.0, name: name))
         let thread = Thread { [self] in
             // Foundation's Thread.name does not reach the OS thread on Linux, where a
             // loop would show up in perf and top -H as a dispatch worker's name.
@@ -179,6 +184,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         kind = .mainQueue
         servesMainActor = true
         wakeFDs = Self.openWakeFDs(name)
+        state = State(poller: Poller(wakeFD: wakeFDs.0, name: name))
         Self.markMainQueue
         Task { @MainActor [self] in
             while !self.confined.stopped {
@@ -207,11 +213,14 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         kind = .mainThread
         servesMainActor = true
         wakeFDs = Self.openWakeFDs(name)
+        state = State(poller: Poller(wakeFD: wakeFDs.0, name: name))
         threadID.store(currentThreadID(), ordering: .releasing)
         let handle = trellis_main_queue_handle()
-        state.sources.append(Source(
+        let mainQueue = Source(
             id: 0, fd: handle, isReady: { false }, onReadable: { trellis_main_queue_serve(handle) }, onLoopStop: {},
-            servedWhileNested: false))
+            servedWhileNested: false)
+        state.sources.append(mainQueue)
+        state.poller.add(mainQueue)
         // Work queued before the handle existed announced itself to no one.
         execute { trellis_main_queue_run() }
     }
@@ -234,6 +243,7 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     deinit {
         var fds: [Int32] = [wakeFDs.0, wakeFDs.1]
         trellis_wakefd_close(&fds)
+        state.poller.close()
     }
 
     // MARK: SerialExecutor
