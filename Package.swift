@@ -17,7 +17,8 @@
 //   TrellisCanvas     cells, geometry and surfaces with damage: what views draw into (no I/O)
 //   TrellisTerminal   the terminal itself: screens out as escape sequences, input bytes in as key,
 //                     touch and paste events, modes, raw mode and restoring them
-//   TrellisViews      views in cells, anchors on the solver, widgets, view files (main actor)
+//   TrellisViews      views in cells, anchors on the solver, widgets, view files (no global actor:
+//                     a tree is its owner's, docs/VIEWS.md)
 //   TrellisControllers controllers: lifecycle, containment, appearance, traits, touches, containers
 //   TrellisHost       controllers in other processes: their links, proxies and the host runtime
 //   TrellisCompositor the render server: surfaces and placements into one screen, headless or a terminal
@@ -158,7 +159,7 @@ let package = Package(
         .testTarget(name: "TrellisTransportTests", dependencies: ["TrellisTransport", "TrellisSession", "CZeroMQ", "CPlatform"]),
         .testTarget(name: "TrellisLayoutTests", dependencies: ["TrellisLayout"]),
         .testTarget(name: "TrellisTerminalTests", dependencies: ["SeededRandom", "TrellisTerminal", "TrellisCanvas", "TrellisWire"]),
-        .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire"]),
+        .testTarget(name: "TrellisViewsTests", dependencies: ["TrellisViews", "TrellisCanvas", "TrellisWire", "TrellisTestSupport"]),
         .testTarget(
             name: "TrellisHostTests",
             dependencies: ["TrellisHost", "TrellisSeeds", "TrellisClient", "TrellisSupervisor", "TrellisControllers", "TrellisTransport", "TrellisSession", "TrellisLog", "TrellisWire", "TrellisCanvas", "TrellisTestSupport"]

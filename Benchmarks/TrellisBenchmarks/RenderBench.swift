@@ -197,7 +197,7 @@ private final class RenderLevelController: ViewController {
 
 @MainActor
 private final class RenderWindowWorkload {
-    static let texts = ["status: 0123456789ab", "status: ba9876543210"]
+    nonisolated static let texts = ["status: 0123456789ab", "status: ba9876543210"]
     let window = Window(size: Size(width: 80, height: 24))
     var levels: [RenderLevelController] = []
     var screen = Surface(size: Size(width: 80, height: 24))

@@ -11,7 +11,6 @@ import TrellisWire
 /// over the table. A step is the key's delivery and the window's next frame
 /// (`Window.takeFrame`: layout, the reused cells drawn, the damage taken) — what a host
 /// does for a Page Down before the frame goes out.
-@MainActor
 final class TableScroll: TableViewDataSource {
     nonisolated static let size = Size(width: 80, height: 24)
     let rows: Int

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import TrellisCanvas
 import TrellisControllers
 import TrellisLog
@@ -67,11 +68,20 @@ struct TreeBench: AsyncParsableCommand {
 /// Counts the callbacks the benchmark checks; the rest of the controller is what an
 /// ordinary leaf screen has: a root view with one label.
 final class TreeBenchController: ViewController {
-    static var willAppear = 0
-    static var didAppear = 0
-    static var traitChanges = 0
+    /// Atomics, as statics of a nonisolated class must be: every tree of the run counts here.
+    private static let counts = Counts()
+    private final class Counts: Sendable {
+        let willAppear = Atomic<Int>(0), didAppear = Atomic<Int>(0), traitChanges = Atomic<Int>(0)
+    }
+    static var willAppear: Int { counts.willAppear.load(ordering: .relaxed) }
+    static var didAppear: Int { counts.didAppear.load(ordering: .relaxed) }
+    static var traitChanges: Int { counts.traitChanges.load(ordering: .relaxed) }
 
-    static func resetCounts() { (willAppear, didAppear, traitChanges) = (0, 0, 0) }
+    static func resetCounts() {
+        counts.willAppear.store(0, ordering: .relaxed)
+        counts.didAppear.store(0, ordering: .relaxed)
+        counts.traitChanges.store(0, ordering: .relaxed)
+    }
 
     override func loadView() {
         let root = View(frame: Rect(x: 0, y: 0, width: 24, height: 2))
@@ -79,9 +89,9 @@ final class TreeBenchController: ViewController {
         view = root
     }
 
-    override func viewWillAppear(_ animated: Bool) { Self.willAppear += 1 }
-    override func viewDidAppear(_ animated: Bool) { Self.didAppear += 1 }
-    override func traitCollectionDidChange(_ previous: TraitCollection?) { Self.traitChanges += 1 }
+    override func viewWillAppear(_ animated: Bool) { Self.counts.willAppear.add(1, ordering: .relaxed) }
+    override func viewDidAppear(_ animated: Bool) { Self.counts.didAppear.add(1, ordering: .relaxed) }
+    override func traitCollectionDidChange(_ previous: TraitCollection?) { Self.counts.traitChanges.add(1, ordering: .relaxed) }
 }
 
 /// The baseline: what the tree costs as a bare data structure. Per controller the same

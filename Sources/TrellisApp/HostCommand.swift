@@ -151,6 +151,7 @@ struct HostCommand: ParsableCommand {
             controller: controller, parent: ControllerID(parent)!, endpoint: endpoint,
             compositor: try compositor ?? run.ipcEndpoint("compositor"), loop: loop, log: log, options: parentOptions,
             compositorOptions: compositorOptions)
+        host.window.registry = registry
         // The loop now serves the links until a signal ends the process.
         HostLifetime.keep(host, log: log)
     }

@@ -3,7 +3,6 @@ import TrellisViews
 import TrellisWire
 
 /// One button of an alert (UIKit's `UIAlertAction`).
-@MainActor
 public final class AlertAction {
     public enum Style: String, Sendable {
         /// An ordinary choice.
@@ -18,10 +17,10 @@ public final class AlertAction {
     public let style: Style
     /// False: the button is drawn dim and cannot be chosen.
     public var isEnabled = true { didSet { button?.isEnabled = isEnabled } }
-    let handler: (@MainActor (AlertAction) -> Void)?
+    let handler: ((AlertAction) -> Void)?
     weak var button: Button?
 
-    public init(title: String, style: Style = .default, handler: (@MainActor (AlertAction) -> Void)? = nil) {
+    public init(title: String, style: Style = .default, handler: ((AlertAction) -> Void)? = nil) {
         self.title = title
         self.style = style
         self.handler = handler
@@ -37,7 +36,6 @@ public final class AlertAction {
 /// arrow keys move focus between the buttons, Return or Space chooses the focused one
 /// (with none focused, Return chooses `preferredAction`), Escape chooses the cancel action.
 /// Choosing dismisses the alert, then runs the action's handler, as UIKit does.
-@MainActor
 open class AlertController: ViewController {
     public let message: String?
     public private(set) var actions: [AlertAction] = []
@@ -201,7 +199,6 @@ open class AlertController: ViewController {
 }
 
 /// The alert's root view: lays its parts out itself.
-@MainActor
 final class AlertView: View {
     weak var alert: AlertController?
 

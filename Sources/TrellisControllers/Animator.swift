@@ -23,7 +23,6 @@ import TrellisWire
 ///   shows `presentationFrame` at each composition, and completions run when the time
 ///   is up, on `tick`, so a test drives time itself.
 /// Both interpolate with `Animation.Curve` (TrellisWire), the one easing there is.
-@MainActor
 public final class Animator {
     /// One viewport's motion.
     public struct Motion {
@@ -40,7 +39,7 @@ public final class Animator {
     /// One `animate` call: its completions run together, once.
     private struct Group {
         let deadline: Double
-        var completions: [@MainActor (Bool) -> Void]
+        var completions: [(Bool) -> Void]
         /// Motions declared to the compositor and not yet finished there; nil while not
         /// declared (in-process windows never declare: their groups end by time).
         var outstanding: Int?
@@ -50,7 +49,7 @@ public final class Animator {
     private var groups: [Int: Group] = [:]
     private var nextGroup = 0
     /// Seconds; monotonic. Tests replace it with a clock they advance.
-    public var now: @MainActor () -> Double = { Double(MonotonicClock.nanoseconds()) / 1e9 }
+    public var now: () -> Double = { Double(MonotonicClock.nanoseconds()) / 1e9 }
     /// True in a host process, whose compositor shows the motion (see the type's comment).
     public var presentsElsewhere = false
     /// Counts changes of what runs, for a window that keeps its arrangement between frames.
@@ -62,7 +61,7 @@ public final class Animator {
     /// shown moving over `duration` with `curve`; `completion(true)` runs after it.
     public func animate(
         in root: View, duration: Double, curve: Animation.Curve = .easeInOut, _ changes: () -> Void,
-        completion: (@MainActor (Bool) -> Void)? = nil
+        completion: ((Bool) -> Void)? = nil
     ) {
         let before = Self.viewportFrames(in: root)
         changes()

@@ -1,27 +1,28 @@
 import TrellisWire
 /// Controller classes by name, so that a controller can be asked for by name — in a
 /// request from another process, in a scene file — and made where it will live.
-@MainActor
 public final class ControllerRegistry {
-    public static let shared = ControllerRegistry()
-    private var factories: [String: @MainActor (ControllerID?) -> ViewController] = [:]
+    /// The app's, which it fills at start and hands its host's window (`Window.registry`):
+    /// the main actor's, where the app starts; a tree is handed its registry, never reads this.
+    @MainActor public static let shared = ControllerRegistry()
+    private var factories: [String: (ControllerID?) -> ViewController] = [:]
 
     public init() {}
 
     /// `factory` gets the id the controller must have (a host is told which), or nil
     /// for a generated one.
-    public func register(_ name: String, _ factory: @escaping @MainActor (ControllerID?) -> ViewController) {
+    public func register(_ name: String, _ factory: @escaping (ControllerID?) -> ViewController) {
         factories[name] = factory
     }
 
     /// For controllers whose id does not matter.
-    public func register(_ name: String, _ factory: @escaping @MainActor () -> ViewController) {
+    public func register(_ name: String, _ factory: @escaping () -> ViewController) {
         factories[name] = { _ in factory() }
     }
 
     /// What `name` was registered with, for a host that places that class elsewhere and
     /// still makes the real controllers (`ActorChildren`).
-    public func factory(named name: String) -> (@MainActor (ControllerID?) -> ViewController)? {
+    public func factory(named name: String) -> ((ControllerID?) -> ViewController)? {
         factories[name]
     }
 
@@ -33,11 +34,11 @@ public final class ControllerRegistry {
 
     /// Runs on every controller made here: a host gives scene data and embed segues to
     /// the controllers of its process this way, whichever code asked for them.
-    public var configure: (@MainActor (ViewController) -> Void)?
+    public var configure: ((ViewController) -> Void)?
 
     /// Told when an embed segue of a controller made here could not run (the parent's
     /// view then loads without that child); a host logs it.
-    public var segueFailed: (@MainActor (ControllerID, EmbedSegue, EmbedSegueFailure) -> Void)?
+    public var segueFailed: ((ControllerID, EmbedSegue, EmbedSegueFailure) -> Void)?
 
     public var names: [String] { factories.keys.sorted() }
 }
@@ -55,7 +56,7 @@ public enum StandardRequest {
 extension ViewController {
     /// Asks the nearest ancestor that can show controllers to show the one registered as
     /// `name` (S1-3): the caller neither knows nor cares what kind of container it is in.
-    public func requestShow(_ name: String, reply: @escaping @MainActor (Reply) -> Void = { _ in }) {
+    public func requestShow(_ name: String, reply: @escaping (Reply) -> Void = { _ in }) {
         sendRequest(StandardRequest.show, payload: Array(name.utf8), reply: reply)
     }
 }

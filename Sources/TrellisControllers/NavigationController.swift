@@ -4,7 +4,6 @@ import TrellisWire
 
 /// Told when a navigation controller shows a new top controller (UIKit's
 /// `UINavigationControllerDelegate`; both methods optional).
-@MainActor
 public protocol NavigationControllerDelegate: AnyObject {
     /// Before `viewController` becomes the shown top: before its `viewWillAppear`.
     func navigationController(_ navigationController: NavigationController, willShow viewController: ViewController, animated: Bool)
@@ -21,13 +20,15 @@ extension NavigationControllerDelegate {
 /// button, and the top controller's view below it. Push slides the new view in from the
 /// right over the old one; pop slides it back out. Answers `show` requests by pushing
 /// the named controller and `back` requests by popping (S1-3).
-@MainActor
 open class NavigationController: ViewController {
     public private(set) var viewControllers: [ViewController] = []
     public var topViewController: ViewController? { viewControllers.last }
     /// How long a push or pop slides, in seconds.
     public var slideDuration = 0.25
-    public let registry: ControllerRegistry
+    /// Where `show` requests' controllers are made: the registry given, else the window's
+    /// (its host's, `Window.registry`), else an empty one.
+    public var registry: ControllerRegistry { givenRegistry ?? loggingWindow?.registry ?? ControllerRegistry() }
+    private let givenRegistry: ControllerRegistry?
     /// Told of each new top controller shown (weak, as UIKit's delegates are).
     public weak var delegate: (any NavigationControllerDelegate)?
 
@@ -36,8 +37,8 @@ open class NavigationController: ViewController {
     public let backButton = Button(title: "‹ Back")
     public let contentView = View()
 
-    public init(rootViewController: ViewController, registry: ControllerRegistry = .shared, id: ControllerID? = nil) {
-        self.registry = registry
+    public init(rootViewController: ViewController, registry: ControllerRegistry? = nil, id: ControllerID? = nil) {
+        givenRegistry = registry
         super.init(id: id)
         push(rootViewController, animated: false)
     }

@@ -3,7 +3,6 @@ import TrellisViews
 import TrellisWire
 
 /// Supplies the pages of a `PageViewController` on demand (S4-3).
-@MainActor
 public protocol PageViewControllerDataSource: AnyObject {
     func pageViewController(_ pageViewController: PageViewController, viewControllerBefore page: ViewController) -> ViewController?
     func pageViewController(_ pageViewController: PageViewController, viewControllerAfter page: ViewController) -> ViewController?
@@ -12,7 +11,6 @@ public protocol PageViewControllerDataSource: AnyObject {
 /// Told about page turns made by a drag (UIKit's `UIPageViewControllerDelegate`; both
 /// optional). Documented: only for gesture-driven transitions, not for
 /// `setViewController` or the `goTo…` calls.
-@MainActor
 public protocol PageViewControllerDelegate: AnyObject {
     /// A drag is about to turn to `pendingViewControllers` (one page here).
     func pageViewController(_ pageViewController: PageViewController, willTransitionTo pendingViewControllers: [ViewController])
@@ -39,7 +37,6 @@ extension PageViewControllerDelegate {
 /// `goTo…` calls, turn the page with a slide. The page control is *not* part of it
 /// (as in the seed, the embedding container keeps a separate one in step through
 /// `didTurnPage`). The current page stays current across a resize (S4-4).
-@MainActor
 open class PageViewController: ViewController {
     public enum Direction: Sendable { case forward, reverse }
 
@@ -47,7 +44,7 @@ open class PageViewController: ViewController {
     /// Told about turns made by a drag (weak, as UIKit's delegates are).
     public weak var delegate: (any PageViewControllerDelegate)?
     /// Called after a page turn finished, with the new current page.
-    public var didTurnPage: (@MainActor (PageViewController, ViewController) -> Void)?
+    public var didTurnPage: ((PageViewController, ViewController) -> Void)?
     public var slideDuration = 0.25
 
     public private(set) var currentPage: ViewController?
@@ -73,7 +70,7 @@ open class PageViewController: ViewController {
     }
 
     /// `finished` runs when the turn is over (at once when there is nothing to slide).
-    private func turn(to page: ViewController, direction: Direction, animated: Bool, finished: (@MainActor () -> Void)?) {
+    private func turn(to page: ViewController, direction: Direction, animated: Bool, finished: (() -> Void)?) {
         let old = currentPage
         guard old !== page else { return }
         if page.parent !== self { addChild(page) }

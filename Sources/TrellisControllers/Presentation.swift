@@ -63,7 +63,6 @@ struct PresentationState {
 
 /// One modal presentation in a window: the controller shown, the controller whose content
 /// it covers, and what it took out of the window to do so.
-@MainActor
 final class Presentation {
     /// The controller shown: the one presented, or what its presentation controller's
     /// delegate gave to show in its place, adapted (PresentationController.swift).
@@ -87,7 +86,7 @@ final class Presentation {
     var isLeaving = false
     /// In a presented controller's process, what its own `dismiss` asked to run once the
     /// presenter's process has ended the presentation (RemotePresentation.swift).
-    var afterDismissal: [@MainActor () -> Void] = []
+    var afterDismissal: [() -> Void] = []
     /// True in a presented controller's process, for the presentation its `ParentProxy`
     /// holds for the presenter's process; false for every presentation made in this one.
     var forAnotherProcess = false
@@ -142,7 +141,6 @@ extension Presentation {
 
 /// Holds one presented controller's view in the window, above everything presented before
 /// it; fills the window and places the presented view for its style at each layout.
-@MainActor
 final class PresentationContainerView: View {
     weak var presentation: Presentation?
 
@@ -248,7 +246,7 @@ extension ViewController {
     /// dismissal moves, is refused and logged, as UIKit warns: the result says why.
     @discardableResult
     public func present(
-        _ controller: ViewController, animated: Bool, completion: (@MainActor () -> Void)? = nil
+        _ controller: ViewController, animated: Bool, completion: (() -> Void)? = nil
     ) -> Result<Void, PresentationRefusal> {
         precondition(controller !== self, "\(id): presenting itself is not supported (UIKit: \"Application tried to present modally an active controller\").")
         precondition(
@@ -330,7 +328,7 @@ extension ViewController {
         container.addSubview(controller.view)
         container.setNeedsLayout()
         windowRoot.layoutIfNeeded()
-        let finish: @MainActor (Bool) -> Void = { _ in
+        let finish: (Bool) -> Void = { _ in
             windowRoot.presentationMoving = false
             defer { windowRoot.runAfterPresentationMove() }
             container.setNeedsLayout()
@@ -362,7 +360,7 @@ extension ViewController {
     /// Only the topmost moves when animated; the others leave with it. `completion` runs
     /// once they have disappeared. Asked while a presentation or dismissal moves, it waits
     /// for that move to end (logged).
-    public func dismiss(animated: Bool, completion: (@MainActor () -> Void)? = nil) {
+    public func dismiss(animated: Bool, completion: (() -> Void)? = nil) {
         // Presented by a controller in another process: that one dismisses it.
         if presentedInThisWindow == nil, let record = presentationShowingThisTree, record.forAnotherProcess,
            let proxy = record.context as? ParentProxy {
@@ -420,7 +418,7 @@ extension ViewController {
         windowRoot.setNeedsLayout()
         windowRoot.layoutIfNeeded()
         let top = leaving[leaving.count - 1]
-        let finish: @MainActor (Bool) -> Void = { _ in
+        let finish: (Bool) -> Void = { _ in
             windowRoot.presentationMoving = false
             defer { windowRoot.runAfterPresentationMove() }
             windowRoot.presentations.removeAll { r in leaving.contains { $0 === r } }

@@ -3,7 +3,6 @@ import TrellisViews
 
 /// What a presentation's delegate decides (UIKit's `UIAdaptivePresentationControllerDelegate`):
 /// how it adapts, and whether the person may dismiss it (InteractiveDismissal.swift).
-@MainActor
 public protocol AdaptivePresentationControllerDelegate: AnyObject {
     /// The style to show the presentation in while `traitCollection` is horizontally
     /// compact: `.fullScreen` or `.overFullScreen`, or `.none` to keep the style asked
@@ -43,7 +42,6 @@ extension AdaptivePresentationControllerDelegate {
 /// part, the style it is shown in now, and the delegate that decides how it adapts to a
 /// compact width (docs/LIFECYCLE.md, "Modal presentation", "Adaptation"). Made on first
 /// access to `ViewController.presentationController`, before or during a presentation.
-@MainActor
 public final class PresentationController {
     public weak var delegate: AdaptivePresentationControllerDelegate?
     public private(set) unowned var presentedViewController: ViewController

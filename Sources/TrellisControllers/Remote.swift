@@ -10,7 +10,6 @@ import TrellisWire
 /// forwarded to its own children), or when the bounded wait ran out, which the link
 /// logs; that wait is what keeps the global callback order across processes the same
 /// as in one (docs/LIFECYCLE.md). A timed-out or failed exchange answers `.failed`.
-@MainActor
 public protocol RemotePort: AnyObject {
     func exchange(_ message: Message, from source: ControllerID, to target: ControllerID) -> Reply?
     /// Sends `message` without waiting for it to be handled: for a run of messages whose
@@ -40,7 +39,6 @@ extension RemotePort {
 /// tree, `didMove(toParent:)`, appearance, traits, transitions. Its root view is the
 /// viewport the child fills; every call the parent's machinery makes on it becomes a
 /// message to the real child over `port`, answered before the parent goes on.
-@MainActor
 public final class RemoteController: ViewController {
     public let port: RemotePort
     /// The state the child's process last saved, kept here to hand back when it restarts
@@ -250,7 +248,6 @@ public final class RemoteController: ViewController {
 /// and for focus it is one stop that stands for the child's tree (`FocusForwarding`).
 /// Focused, it is the marker that keys go to the child; focus leaving it tells the child
 /// to resign (docs/LIFECYCLE.md, "Focus across processes").
-@MainActor
 public final class RemoteViewport: View, FocusForwarding {
     public private(set) weak var proxy: RemoteController?
 
@@ -271,18 +268,17 @@ public final class RemoteViewport: View, FocusForwarding {
 /// Stands, in a child's process, for its parent in another process: the child's
 /// `parent`, whose view holds the child's root view, and through which the child's
 /// requests go up.
-@MainActor
 public final class ParentProxy: ViewController {
     public let port: RemotePort
     /// The completions of `dismiss` calls this proxy's tree asked the parent's process to
     /// apply, until it says it has (`ProcessChildRequest.dismissDone`).
-    var afterParentDismissal: [@MainActor () -> Void] = []
+    var afterParentDismissal: [() -> Void] = []
     /// Set by the host: presents a controller of this process, asked from this proxy's
     /// tree, from the parent's process — where the window that owns the screen it covers
     /// is (RemotePresentation.swift); answers why not, or nil once asked — `completion`
     /// runs once that process has presented it.
     public var presentsInParentProcess: (
-        @MainActor (_ controller: ViewController, _ animated: Bool, _ completion: (@MainActor () -> Void)?) -> PresentationRefusal?
+        (_ controller: ViewController, _ animated: Bool, _ completion: (() -> Void)?) -> PresentationRefusal?
     )?
 
     public init(id: ControllerID, port: RemotePort) {

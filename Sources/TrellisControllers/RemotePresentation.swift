@@ -64,7 +64,7 @@ extension RemoteController {
         // Presented, in a presented tree (a replacement shown in its place holds it), or in a
         // tree whose root stands for a parent further up: UIKit's rule for `dismiss` on it.
         // The child's waiting completions run once it is done (`dismissDone`), posted.
-        let done: @MainActor () -> Void = { [weak self] in
+        let done: () -> Void = { [weak self] in
             guard let self else { return }
             port.post(.request(Request(name: ProcessChildRequest.dismissDone)), from: parent?.id ?? presentingViewController?.id ?? "-", to: id)
         }
@@ -149,7 +149,7 @@ extension ParentProxy {
     /// presented in this process: the parent's process dismisses what its tree is in or
     /// presents, if anything. Posted, not waited for (as `askToDismiss`); `completion` runs
     /// when that process says it is done (`dismissDone`).
-    func askParentToDismiss(for controller: ViewController, animated: Bool, completion: (@MainActor () -> Void)?) {
+    func askParentToDismiss(for controller: ViewController, animated: Bool, completion: (() -> Void)?) {
         afterParentDismissal.append(completion ?? {})
         port.post(
             .request(Request(name: ProcessChildRequest.dismissRequest, payload: Array((animated ? "animated" : "now").utf8))),
@@ -164,7 +164,7 @@ extension ParentProxy {
 
     /// `dismiss(animated:completion:)` on the presented controller here: the presenter's
     /// process dismisses it; `completion` runs when its presentation has ended.
-    func askToDismiss(animated: Bool, completion: (@MainActor () -> Void)?) {
+    func askToDismiss(animated: Bool, completion: (() -> Void)?) {
         guard let record = hostedPresentation else {
             completion?()
             return
@@ -189,8 +189,8 @@ extension ViewController {
     /// input came from it. `completion` runs once it has been presented there.
     func presentFromParentProcess(
         _ controller: ViewController,
-        by presentElsewhere: @MainActor (ViewController, Bool, (@MainActor () -> Void)?) -> PresentationRefusal?,
-        animated: Bool, completion: (@MainActor () -> Void)?
+        by presentElsewhere: (ViewController, Bool, (() -> Void)?) -> PresentationRefusal?,
+        animated: Bool, completion: (() -> Void)?
     ) -> Result<Void, PresentationRefusal> {
         if let refusal = presentElsewhere(controller, animated, completion) {
             View.diagnostics(refusal.message)

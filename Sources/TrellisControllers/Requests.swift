@@ -8,7 +8,7 @@ extension ViewController {
     /// in `handle(_:from:)`; the first answer comes back to `reply`. With no ancestor
     /// answering, the reply is `.declined`. The same call works when the parent is in
     /// another process: the request travels over the link.
-    public func sendRequest(_ name: String, payload: [UInt8] = [], reply: @escaping @MainActor (Reply) -> Void = { _ in }) {
+    public func sendRequest(_ name: String, payload: [UInt8] = [], reply: @escaping (Reply) -> Void = { _ in }) {
         guard let p = parent else {
             View.diagnostics("\(id) sent request '\(name)' but has no parent to answer it.")
             reply(Reply(status: .declined))

@@ -8,7 +8,6 @@ import TrellisViews
 /// reaches its parent and, from the root, the window. A child whose parent runs in
 /// another process sits in its host's window, not in the parent's tree; its next
 /// responder is the `ParentProxy` that stands for that parent.
-@MainActor
 enum ResponderChain {
     static func next(of controller: ViewController) -> Responder? {
         guard let superview = controller.viewIfLoaded?.superview else { return controller.parent }

@@ -11,7 +11,6 @@ public enum ShowAction: String, Sendable {
 
 /// A container that shows controllers for its descendants (UIKit: a controller that
 /// overrides `show(_:sender:)` or `showDetailViewController(_:sender:)`).
-@MainActor
 public protocol ShowTarget: ViewController {
     /// Whether this container handles `action` now.
     func canPerformShow(_ action: ShowAction) -> Bool

@@ -9,13 +9,12 @@ import TrellisWire
 /// registered (parents first: a parent registers before it forwards to its children);
 /// completions run after all of them. A terminal resize has no animation of its own, so
 /// `duration` is 0 there; containers that animate pass theirs on.
-@MainActor
 public final class TransitionCoordinator {
     public let size: Size
     public let duration: Double
     public private(set) var isCompleted = false
-    private var alongside: [@MainActor (TransitionCoordinator) -> Void] = []
-    private var completions: [@MainActor (TransitionCoordinator) -> Void] = []
+    private var alongside: [(TransitionCoordinator) -> Void] = []
+    private var completions: [(TransitionCoordinator) -> Void] = []
 
     init(size: Size, duration: Double) {
         self.size = size
@@ -25,8 +24,8 @@ public final class TransitionCoordinator {
     /// Registers `animation` to run alongside the transition and `completion` after it.
     @discardableResult
     public func animate(
-        alongsideTransition animation: (@MainActor (TransitionCoordinator) -> Void)?,
-        completion: (@MainActor (TransitionCoordinator) -> Void)? = nil
+        alongsideTransition animation: ((TransitionCoordinator) -> Void)?,
+        completion: ((TransitionCoordinator) -> Void)? = nil
     ) -> Bool {
         guard !isCompleted else { return false }
         if let animation { alongside.append(animation) }

@@ -12,7 +12,6 @@ import TrellisWire
 /// `showPrimary()` (or a `back` request from the secondary) goes back to the list. Both stay
 /// children; a view that leaves the tree disappears and one that enters appears, by the
 /// rules for any child.
-@MainActor
 open class SplitViewController: ViewController {
     public private(set) var primary: ViewController
     public private(set) var secondary: ViewController?

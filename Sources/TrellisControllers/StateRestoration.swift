@@ -24,45 +24,52 @@ public final class RestorationCoder {
 /// "State restoration").
 ///
 /// A controller says its state changed with `setNeedsStateSave()`. At the end of that
-/// turn every controller of the process that has asked is encoded
+/// turn every controller of its window that has asked is encoded
 /// (`encodeRestorableState(with:)`), and the whole — at most `maxBytes` — goes to
 /// whoever saves it: the host sends it to the parent's process, which keeps the latest
 /// copy. When the process is restarted the parent hands it back before anything else,
 /// and each controller gets its part (`decodeRestorableState(with:)`) just before its
 /// view loads, so `viewDidLoad` builds what it shows from it. State that does not
 /// decode is reported, and the process starts fresh.
-@MainActor
-public enum StateRestoration {
+///
+/// Each window has its own (`Window.stateRestoration`), not the process: what is saved
+/// is what one host's tree shows, and the tree's loop ends the turn that saves it.
+public final class StateRestoration {
     /// The largest state a process may keep: a controller's state, not its data.
-    public nonisolated static let maxBytes = 64 * 1024
+    public static let maxBytes = 64 * 1024
 
     /// Request names on the wire: a child's state, up to its parent; and back down.
     public static let saveRequest = "trellis.state.save"
     public static let restoreRequest = "trellis.state.restore"
 
-    /// Sends the process's state to its keeper; installed by the host. Nil: nothing is
+    /// Sends the window's state to its keeper; installed by the host. Nil: nothing is
     /// kept (the controllers of a process with no parent process to keep it).
-    public static var saver: (@MainActor ([UInt8]) -> Void)?
+    public var saver: (([UInt8]) -> Void)?
 
-    private static var saving: [ObjectIdentifier: (id: ControllerID, controller: Weak)] = [:]
-    private static var scheduled = false
-    private static var lastSaved: [UInt8]?
+    private let loop: TreeLoop
+    private var saving: [ObjectIdentifier: (id: ControllerID, controller: Weak)] = [:]
+    private var scheduled = false
+    private var lastSaved: [UInt8]?
     /// What came back after a restart, by controller, until each view loads.
-    private static var pending: [ControllerID: RestorationCoder] = [:]
+    private var pending: [ControllerID: RestorationCoder] = [:]
 
     struct Weak { weak var controller: ViewController? }
 
-    static func setNeedsSave(_ controller: ViewController) {
+    init(loop: TreeLoop) {
+        self.loop = loop
+    }
+
+    func setNeedsSave(_ controller: ViewController) {
         saving[ObjectIdentifier(controller)] = (controller.id, Weak(controller: controller))
         guard !scheduled else { return }
         scheduled = true
         // At the end of the turn, once, however many changes it made — and not in the
-        // middle of a call's wait, which does not serve the main queue.
-        DispatchQueue.main.async { MainActor.assumeIsolated { save() } }
+        // middle of a call's wait, which does not serve the loop's turns.
+        loop.execute { [weak self] in self?.save() }
     }
 
     /// Encodes every controller that asked and hands the whole to `saver`, if it changed.
-    static func save() {
+    func save() {
         scheduled = false
         var states: [String: [String: Data]] = [:]
         for (key, entry) in saving {
@@ -75,8 +82,8 @@ public enum StateRestoration {
             states[entry.id.rawValue] = coder.values
         }
         guard let saver, let bytes = try? JSONEncoder().encode(states).map({ $0 }) else { return }
-        guard bytes.count <= maxBytes else {
-            View.diagnostics("State restoration: the state is \(bytes.count) bytes, more than \(maxBytes); not saved.")
+        guard bytes.count <= Self.maxBytes else {
+            View.diagnostics("State restoration: the state is \(bytes.count) bytes, more than \(Self.maxBytes); not saved.")
             return
         }
         guard bytes != lastSaved else { return }
@@ -86,8 +93,8 @@ public enum StateRestoration {
 
     /// The state a restarted process is handed back. Throws (and keeps nothing) if it is
     /// too large or not what `save` writes.
-    public static func received(_ bytes: [UInt8]) throws(RestorationError) {
-        guard bytes.count <= maxBytes else { throw .tooLarge(bytes.count) }
+    public func received(_ bytes: [UInt8]) throws(RestorationError) {
+        guard bytes.count <= Self.maxBytes else { throw .tooLarge(bytes.count) }
         let states: [String: [String: Data]]
         do {
             states = try JSONDecoder().decode([String: [String: Data]].self, from: Data(bytes))
@@ -104,7 +111,7 @@ public enum StateRestoration {
     }
 
     /// Before `controller`'s view loads: its part of what came back, if any.
-    static func restore(_ controller: ViewController) {
+    func restore(_ controller: ViewController) {
         guard !pending.isEmpty, let coder = pending.removeValue(forKey: controller.id) else { return }
         controller.decodeRestorableState(with: coder)
     }
@@ -124,8 +131,12 @@ public enum RestorationError: Error, Equatable, CustomStringConvertible {
 
 extension ViewController {
     /// Says this controller's restorable state changed: it is encoded and saved at the
-    /// end of the turn (`StateRestoration`).
+    /// end of the turn (`StateRestoration`) — that of the window it is shown in, or was
+    /// last: a controller in none has no one to keep its state, which is reported.
     public func setNeedsStateSave() {
-        StateRestoration.setNeedsSave(self)
+        guard let window = loggingWindow ?? deliveringWindow else {
+            return View.diagnostics("State restoration: \(id) is in no window; its state is not saved.")
+        }
+        window.stateRestoration.setNeedsSave(self)
     }
 }

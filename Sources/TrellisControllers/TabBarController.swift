@@ -5,7 +5,6 @@ import TrellisWire
 /// Asked and told about the person's choice of tab (UIKit's `UITabBarControllerDelegate`;
 /// both methods optional). Documented: only for taps on the tab bar, never when code sets
 /// `selectedIndex`.
-@MainActor
 public protocol TabBarControllerDelegate: AnyObject {
     /// Whether the tapped tab may be selected (default true).
     func tabBarController(_ tabBarController: TabBarController, shouldSelect viewController: ViewController) -> Bool
@@ -22,7 +21,6 @@ extension TabBarControllerDelegate {
 /// per child (its `title`), and the selected child's view above it. All children stay
 /// children; only the selected one's view is in the tree, so only it is visible — the
 /// others disappear and appear as the selection changes.
-@MainActor
 open class TabBarController: ViewController {
     public let tabBar = View()
     public let contentView = View()

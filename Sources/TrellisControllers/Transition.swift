@@ -39,7 +39,7 @@ extension ViewController {
     /// `to` hears each phase before `from` (docs/LIFECYCLE.md, "The order of a swap").
     public func transition(
         from: ViewController, to: ViewController, duration: Double, options: TransitionOptions = [],
-        animations: (@MainActor () -> Void)?, completion: (@MainActor (Bool) -> Void)?
+        animations: (() -> Void)?, completion: ((Bool) -> Void)?
     ) throws(ContainmentError) {
         try transition(from: from, to: to, duration: duration, options: options, order: .appearingFirst, animations: animations, completion: completion)
     }
@@ -47,7 +47,7 @@ extension ViewController {
     /// `transition(from:to:…)` with the order a built-in container tells its two children in.
     func transition(
         from: ViewController, to: ViewController, duration: Double, options: TransitionOptions = [], order: SwapOrder,
-        animations: (@MainActor () -> Void)?, completion: (@MainActor (Bool) -> Void)?
+        animations: (() -> Void)?, completion: ((Bool) -> Void)?
     ) throws(ContainmentError) {
         guard from.parent === self, to.parent === self else {
             let stray = [from, to].filter { $0.parent !== self }.map(\.id.rawValue).joined(separator: " and ")
@@ -68,7 +68,7 @@ extension ViewController {
         to.appearance.drivenByContainer = true
         if visible { sendSwapPhase(will: true, appearing: to, disappearing: from, animated: duration > 0, order: order) }
         superview.addSubview(to.view)
-        let finish: @MainActor (Bool) -> Void = { [weak self] finished in
+        let finish: (Bool) -> Void = { [weak self] finished in
             guard let self else { return }
             // False when this controller appeared or disappeared meanwhile: the two follow
             // it already, and `from` disappears as its view leaves, if it has to.

@@ -1,3 +1,4 @@
+import Synchronization
 import TrellisCanvas
 import TrellisLog
 import TrellisViews
@@ -10,8 +11,9 @@ import TrellisWire
 /// call — appearance, containment, traits, size, memory warnings, touches — goes to the
 /// child as a `Message` (TrellisWire), delivered on the same-process path here and over
 /// a link when the child lives in another process, and logged the same way in both
-/// (docs/LIFECYCLE.md). In a process, controllers share the main actor, as UIKit's do.
-@MainActor
+/// (docs/LIFECYCLE.md). In a host, controllers share its main actor, as UIKit's share the
+/// main thread: not by type, but because the host owns their tree there (docs/VIEWS.md,
+/// "Whose a tree is").
 open class ViewController: Responder, ViewOwner {
     /// Its address on links and in the routing log.
     public let id: ControllerID
@@ -44,7 +46,7 @@ open class ViewController: Responder, ViewOwner {
     public func loadViewIfNeeded() {
         guard loadedView == nil else { return }
         // A restarted process's state, before the view that shows it is made.
-        StateRestoration.restore(self)
+        (loggingWindow ?? deliveringWindow)?.stateRestoration.restore(self)
         loadView()
         if loadedView == nil { install(View()) }
         performEmbedSegues()
@@ -255,6 +257,9 @@ open class ViewController: Responder, ViewOwner {
         while let p = c.parent { c = p }
         return c.hostingWindow ?? c.formerWindow
     }
+    /// The loop that runs this controller's tree (`TreeLoop`): its window's, else the
+    /// main actor's, where a host makes the controllers it shows.
+    var treeLoop: TreeLoop { (loggingWindow ?? deliveringWindow)?.tree.loop ?? MainActorLoop.shared }
     /// The sender's window while a message is being delivered: a controller not yet in a
     /// tree (hearing `willMove(toParent:)`) still logs its callbacks where the sender does.
     weak var deliveringWindow: Window?
@@ -358,12 +363,11 @@ open class ViewController: Responder, ViewOwner {
 }
 
 /// Default controller ids: "TypeName-N", cut to fit the protocol's 32 bytes.
-@MainActor
 enum ControllerIdentity {
-    private static var counter = 0
+    /// Process-wide, behind an atomic: ids stay unique among every tree of the process.
+    private static let counter = Atomic<Int>(0)
     static func next(for type: Any.Type) -> ControllerID {
-        counter += 1
-        let suffix = "-\(counter)"
+        let suffix = "-\(counter.wrappingAdd(1, ordering: .relaxed).newValue)"
         let name = String(describing: type).filter { $0.isLetter || $0.isNumber }
         let base = String(name.prefix(ControllerID.maxLength - suffix.count))
         return ControllerID(base.isEmpty ? "C\(suffix)" : base + suffix) ?? ControllerID("C\(suffix)")!

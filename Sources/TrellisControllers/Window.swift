@@ -11,7 +11,6 @@ import TrellisWire
 ///
 /// In a host process the compositor plays this part for the root (issue 4); in tests and
 /// in single-process apps the window does, with the same messages.
-@MainActor
 public final class Window {
     /// Fills the screen; the root controller's view goes inside it.
     public let rootView: View
@@ -23,22 +22,34 @@ public final class Window {
     public let log: RoutingLog
     public let host: String
     /// Sees every routing record too; for tests and the `tree` command.
-    public var observer: (@MainActor (RoutingRecord) -> Void)?
+    public var observer: ((RoutingRecord) -> Void)?
     /// Hears the active key commands each time they may have changed
     /// (`refreshKeyCommandFooters`); a host that is a child tells its parent from here.
-    public var keyCommandsObserver: (@MainActor ([KeyCommand.Summary]) -> Void)?
+    public var keyCommandsObserver: (([KeyCommand.Summary]) -> Void)?
     /// Sends what the tree shows now, before the handling under way ends; set by a host
     /// (its frame goes to the compositor at once), nil where the screen is composed when
     /// asked (tests, one process). See `showLaidOutTree()`.
-    public var showsNow: (@MainActor () -> Void)?
+    public var showsNow: (() -> Void)?
+    /// Where controllers asked for by name in this window's tree are made (a navigation
+    /// controller's `show`): its host's, the app's registry; nil, none.
+    public var registry: ControllerRegistry?
+    /// The window's tree as its owner sees it: the loop it runs on, who hears it change.
+    public let tree: ViewTree
+    /// What the window's controllers save to be restored after a restart.
+    public let stateRestoration: StateRestoration
 
-    public init(size: Size, log: RoutingLog = .disabled, host: String = "app") {
+    /// `loop` runs the tree's later work (timers, saves): the main actor's, where a host
+    /// owns its windows.
+    public init(size: Size, log: RoutingLog = .disabled, host: String = "app", loop: TreeLoop = MainActorLoop.shared) {
         self.size = size
         self.log = log
         self.host = host
+        tree = ViewTree(loop: loop)
+        stateRestoration = StateRestoration(loop: loop)
         let top = WindowRootView(frame: Rect(origin: .zero, size: size))
         rootView = top
         top.window = self
+        top.hostedTree = tree
     }
 
     public var rootViewController: ViewController? {

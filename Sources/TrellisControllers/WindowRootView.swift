@@ -4,7 +4,6 @@ import TrellisViews
 /// The view that fills a window and holds the root controller's view: the last view of
 /// every responder chain in the window, the holder of the window's one focus, and how a
 /// view finds the window it is shown in.
-@MainActor
 public final class WindowRootView: View, FocusHost {
     /// Weak: the window owns this view.
     public internal(set) weak var window: Window?
@@ -14,7 +13,7 @@ public final class WindowRootView: View, FocusHost {
     /// True while a presentation or dismissal moves: another is refused meanwhile.
     var presentationMoving = false
     /// Run when the presentation or dismissal under way ends.
-    var afterPresentationMove: [@MainActor () -> Void] = []
+    var afterPresentationMove: [() -> Void] = []
 
     public required init(frame: Rect = .zero) {
         super.init(frame: frame)

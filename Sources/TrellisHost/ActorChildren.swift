@@ -12,10 +12,10 @@ import TrellisWire
 /// lines are the same in both placements by construction, not by care: the parent holds
 /// a `RemoteController`, the child a `ParentProxy`, and neither holds the other.
 ///
-/// What the placement does not give is a thread of its own: views and controllers are
-/// the main actor's, as UIKit's are the main thread's, so an actor child runs on the
-/// main actor of its process and a child that spins holds up its parent's process (a
-/// call to it is bounded; the process is not). Isolation of a fault is a process's.
+/// What the placement does not give yet is a thread of its own: views and controllers
+/// belong to no global actor (a tree is its owner's), but this host still owns each
+/// child's tree on the main actor, so a child that spins holds up its parent's process
+/// (a call to it is bounded; the process is not). Isolation of a fault is a process's.
 @MainActor
 public final class ActorChildren {
     public let children: RemoteChildren
@@ -66,7 +66,9 @@ public final class ActorChildren {
             if let id, let host = hosts[id] { return children.proxy(for: host.controller.id) }
             let controller = make(id)
             registry.configure?(controller)
-            return host(controller)
+            let proxy = host(controller)
+            hosts[controller.id]?.window.registry = registry
+            return proxy
         }
     }
 

@@ -21,7 +21,7 @@ extension ChildHost {
     /// the parent handles it while it waits on this tree (the input that made the
     /// presentation), as one process would within that input. `completion` runs when the
     /// parent says it has been presented (`presentedFromChild`), which it waits for.
-    func presentFromParentProcess(_ presented: ViewController, animated: Bool, completion: (@MainActor () -> Void)?) -> PresentationRefusal? {
+    func presentFromParentProcess(_ presented: ViewController, animated: Bool, completion: (() -> Void)?) -> PresentationRefusal? {
         let id = presented.id
         guard !presentedBeingVouched.contains(id) else {
             return PresentationRefusal(message: "\(id) is not presented: it is being presented already")

@@ -54,7 +54,7 @@ public final class ChildHost {
     /// be presented again (ChildHost+PresentedFromChild.swift).
     var presentedHosts: [ControllerID: ChildHost] = [:]
     /// The completions of those presentations, until the parent says they were made.
-    var afterPresentedFromChild: [ControllerID: [@MainActor () -> Void]] = [:]
+    var afterPresentedFromChild: [ControllerID: [() -> Void]] = [:]
     /// Controllers presented from here whose keys are being vouched for, not yet hosted.
     var presentedBeingVouched: Set<ControllerID> = []
     /// The public keys this host vouched for, for those it hosts: vouched for again to a
@@ -170,7 +170,7 @@ public final class ChildHost {
             // Posted, not waited for: a save made while the parent waits on another link of
             // this process (a controller presented from this tree, hosted apart) would wait
             // on a parent that serves only that link meanwhile. The parent logs a refusal.
-            StateRestoration.saver = { [weak self] bytes in
+            window.stateRestoration.saver = { [weak self] bytes in
                 guard let self else { return }
                 proxy.port.post(.request(Request(name: StateRestoration.saveRequest, payload: bytes)), from: controller.id, to: parent)
             }
@@ -253,7 +253,7 @@ public final class ChildHost {
     }
 
     /// Asks for a frame to be sent at the end of this turn. A view's change needs no such
-    /// call — it draws itself (`ViewChanges`); this is for what the views cannot see.
+    /// call — it draws itself (`ViewTree.changed`); this is for what the views cannot see.
     public func setNeedsFrame() { publisher?.setNeedsFrame() }
 
     /// What the compositor asks of a host that is not the root: only `redraw`.
@@ -351,7 +351,7 @@ public final class ChildHost {
             return nil
         case .request(let r) where r.name == StateRestoration.restoreRequest:
             do throws(RestorationError) {
-                try StateRestoration.received(r.payload)
+                try window.stateRestoration.received(r.payload)
                 return nil
             } catch {
                 // Logged and answered; the process starts fresh (docs/LIFECYCLE.md).

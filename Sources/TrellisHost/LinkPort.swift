@@ -5,7 +5,7 @@ import TrellisWire
 /// A `RemotePort` over a link: each message is a `Switchboard` call — sent, and waited
 /// for until the peer has handled it, bounded by `timeout`.
 @MainActor
-public final class LinkPort: RemotePort {
+public final class LinkPort: @MainActor RemotePort {
     public let link: Link
     let line: Switchboard.Line
     /// The child to address on a parent end; nil on a child end (it talks to its parent).

@@ -13,7 +13,6 @@ import TrellisWire
 /// The child's frame is set in `viewDidLayoutSubviews` rather than pinned by constraints:
 /// pinned, a grandchild in a third process was told a 0×0 size and never drew (seen
 /// with Root → Middle → Leaf; to be investigated in the size forwarding of proxies).
-@MainActor
 public final class TapRelay: ViewController {
     public let registry: ControllerRegistry
     public let childClass: String
@@ -46,7 +45,6 @@ public final class TapRelay: ViewController {
 
 /// A leaf whose content changes on every touch that begins on it: "[taps N]", N the
 /// touches so far. A press's feedback (a button's highlight) is what a user waits for.
-@MainActor
 public final class TapLeaf: ViewController {
     public private(set) var taps = 0
     private let label = Label("[taps 0]")
@@ -68,7 +66,6 @@ public final class TapLeaf: ViewController {
 
 /// The leaf of `trellis bench keys`: one text field on its first row, which a click
 /// focuses and typing edits. Empty, it shows its placeholder, which no typed text is.
-@MainActor
 public final class KeyLeaf: ViewController {
     nonisolated public static let placeholder = "[type here]"
     public let field = TextField(placeholder: KeyLeaf.placeholder)
@@ -82,7 +79,6 @@ public final class KeyLeaf: ViewController {
 
 /// A container of `ScaleGrid.children` children of class `ScaleTile`, laid out in an
 /// 8×8 grid of the screen (the container's own label in the first cell).
-@MainActor
 public final class ScaleGrid: ViewController {
     nonisolated public static let children = 63
     nonisolated public static let columns = 8
@@ -124,7 +120,6 @@ public final class ScaleGrid: ViewController {
 }
 
 /// One tile of `ScaleGrid`: a label saying which tile it is.
-@MainActor
 public final class ScaleTile: ViewController {
     nonisolated public static func id(_ i: Int) -> ControllerID { ControllerID("Tile\(i)")! }
     /// Unique on the screen: no tile's label is part of another's.

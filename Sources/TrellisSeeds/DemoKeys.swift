@@ -10,7 +10,6 @@ import TrellisWire
 /// the right the chosen character. Narrower than 80 columns (compact width) it is one
 /// column: Enter on the chosen row (or a second click on it) opens the detail, Esc goes
 /// back to the list.
-@MainActor
 public final class DemoKeys: SplitViewController {
     public let list: DemoKeysList
     public let detail: DemoKeysDetail
@@ -59,7 +58,6 @@ public struct CharacterRow: Equatable, Sendable {
 }
 
 /// The primary column: the filter field, the table of the rows that match, a count.
-@MainActor
 public final class DemoKeysList: ViewController, TableViewDataSource, TableViewDelegate {
     public let filter = TextField(placeholder: "type to filter, e.g. heavy or letter ka")
     public let table = TableView()
@@ -131,7 +129,6 @@ public final class DemoKeysList: ViewController, TableViewDataSource, TableViewD
 }
 
 /// The secondary column: the chosen character, large enough to see, and its facts.
-@MainActor
 public final class DemoKeysDetail: ViewController {
     public let text = TextView()
     var back: (() -> Void)?

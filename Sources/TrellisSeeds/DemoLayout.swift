@@ -3,7 +3,6 @@ import TrellisViews
 /// Constraint shorthands the demo's controllers share. Everything in the demo is placed
 /// by constraints relative to its container's edges, so any terminal size from 60×20 up
 /// and every resize lay out without code of their own.
-@MainActor
 enum DemoLayout {
     /// Places `views` left to right on row `top` of `container`, from column `leading`,
     /// `spacing` cells apart, each at its intrinsic size (labels and buttons have one).

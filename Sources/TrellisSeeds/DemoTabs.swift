@@ -12,7 +12,6 @@ import TrellisWire
 /// — never by type, because that is where placement is decided: in a host whose scene
 /// puts a seed in its own process, the name is registered to a `RemoteController` proxy,
 /// and the tab bar embeds the proxy exactly as it would the seed itself.
-@MainActor
 public final class DemoTabs: TabBarController {
     /// The tabs in order: registered class name (also the child's id), tab title, and
     /// the shorter name the footer gives its key.
@@ -99,7 +98,6 @@ public final class DemoTabs: TabBarController {
 
     /// What a tab's command is titled by: the footer's short name for a seed's tab, found
     /// by the tab's id (which never changes), otherwise its title (which may).
-    @MainActor
     private struct NamedTab {
         let id: ControllerID
         let title: String

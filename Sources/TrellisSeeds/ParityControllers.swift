@@ -9,7 +9,6 @@ import TrellisWire
 ///
 /// `ParityContainer` embeds its child in `viewWillAppear`, as seed 002's container does
 /// (S2-2), asking `registry` for it by name — which is where placement is decided.
-@MainActor
 public final class ParityContainer: ViewController {
     public let registry: ControllerRegistry
     /// The class of the child it embeds, always as "Child": `ParityChild`, or a container
@@ -67,7 +66,6 @@ public final class ParityContainer: ViewController {
 
 /// Has an in-process child of its own, and a button that asks its parent to let it
 /// leave — by delegation, not knowing the parent's type.
-@MainActor
 public final class ParityChild: ViewController {
     public let leaf = ParityLeaf(id: "Leaf")
     public private(set) var lastReply: Reply?
@@ -87,7 +85,6 @@ public final class ParityChild: ViewController {
     }
 }
 
-@MainActor
 public final class ParityLeaf: ViewController {
     public override func viewDidLoad() {
         super.viewDidLoad()
@@ -100,7 +97,6 @@ public final class ParityLeaf: ViewController {
 /// A tab bar controller over a navigation controller (`ParityNavigation`) and a `ParityStep` made by name as "TabB" — so the nested scenarios have
 /// a container in another process with children of its own, and the laziness scenario can
 /// place a tab that is not selected in another process.
-@MainActor
 public final class ParityTabs: TabBarController {
     public let registry: ControllerRegistry
 
@@ -138,7 +134,6 @@ public final class ParityTabs: TabBarController {
 /// new step ("Pushed1", "Pushed2" …, made by name as `ParityPushed`) when a step below
 /// asks for `push`. Its slide is
 /// long enough for a test to act while it runs (rule 8, a resize during the animation).
-@MainActor
 public final class ParityNavigation: NavigationController {
     private var pushes = 0
 
@@ -164,7 +159,6 @@ public final class ParityNavigation: NavigationController {
 /// A leaf that says in the callback log what the parity scenarios compare beyond UIKit's
 /// callbacks: why it appears or disappears (the movement flags), the size it has when it
 /// has appeared, and its size transitions. Its "push" button asks up for a push.
-@MainActor
 public final class ParityStep: ViewController {
     public override func viewDidLoad() {
         super.viewDidLoad()
@@ -219,7 +213,6 @@ extension ViewController {
 /// A page view controller over three `ParitySteps` ("Page1" … "Page3") that turns to the
 /// next page when its page asks for `push`: the page-turn and resize-mid-turn scenarios
 /// with the pages' container in another process.
-@MainActor
 public final class ParityPages: PageViewController, PageViewControllerDataSource {
     public override init(id: ControllerID? = nil) {
         super.init(id: id)

@@ -7,7 +7,6 @@ import TrellisWire
 /// its own above a child with two, `ParityForm`, asked of the registry — where placement
 /// is decided. Every field logs its focus and its text as callback lines, so the merged
 /// log says where focus was and what was typed where, in whatever process.
-@MainActor
 public final class ParityFocusContainer: ViewController {
     public let registry: ControllerRegistry
     public private(set) var child: ViewController?
@@ -39,7 +38,6 @@ public final class ParityFocusContainer: ViewController {
 }
 
 /// Two text fields, `b` above `c`, and a key command of its own, F2 "Clear".
-@MainActor
 public final class ParityForm: ViewController {
     public override var keyCommands: [KeyCommand] {
         [KeyCommand(Key(.f2), title: "Clear") { [unowned self] in logCallback("clear") }]
@@ -52,7 +50,6 @@ public final class ParityForm: ViewController {
     }
 }
 
-@MainActor
 enum ParityFocus {
     /// A field that logs "ID.NAME focused", "ID.NAME resigned" and "ID.NAME = TEXT".
     static func field(_ name: String, of controller: ViewController, frame: Rect) -> TextField {
@@ -77,7 +74,6 @@ enum ParityFocus {
 
 /// A list of 100 rows filling its view, for the wheel across the placements (issue 22):
 /// every wheel turn it takes is logged with the line now at the top.
-@MainActor
 public final class ParityList: ViewController, TableViewDataSource {
     final class Table: TableView {
         weak var controller: ViewController?

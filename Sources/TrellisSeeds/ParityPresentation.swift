@@ -6,7 +6,6 @@ import TrellisWire
 /// Modal presentation across the placements (issue 23): a presenter with an in-process
 /// child, `Inner`, that presents a `ParityPresented` ("Sheet") asked of the registry —
 /// where placement is decided — from itself or from its child.
-@MainActor
 public final class ParityPresenter: ViewController, AdaptivePresentationControllerDelegate {
     public let registry: ControllerRegistry
     public let inner = ParityStep(id: "Inner")
@@ -75,7 +74,6 @@ public final class ParityPresenter: ViewController, AdaptivePresentationControll
 /// What is presented: a text field "s" and a "close" button that dismisses it from its
 /// own process. It logs what the scenarios compare beyond the callbacks: the presentation
 /// flags in its appearance callbacks, its size once appeared, its size transitions.
-@MainActor
 public final class ParityPresented: ViewController {
     private let field = ParityFocus.field("s", frame: Rect(x: 1, y: 0, width: 10, height: 1))
     /// What its field said when its process saved its state: restored after a restart.
@@ -137,7 +135,6 @@ public final class ParityPresented: ViewController {
 /// process"): its buttons "full", "sheet" and "over" present a `ParityPresented` ("Modal",
 /// 20×6 when a sheet) made in its own process, full screen, as a form sheet, or over the
 /// current context — which covers what it would in one process wherever the child runs.
-@MainActor
 public final class ParityChildPresenter: ViewController {
     public private(set) var modal: ParityPresented?
 

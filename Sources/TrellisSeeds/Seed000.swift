@@ -8,7 +8,6 @@ import TrellisWire
 /// Seed 000's container: its root view (`CircleLayoutView`) lays the child's view out,
 /// the controller only embeds the child (S0-4) and answers touches on the background
 /// (S0-3).
-@MainActor
 public final class Seed000: ViewController {
     public let registry: ControllerRegistry
     /// The circle's controller: made by name, so it may run in another process.
@@ -76,7 +75,6 @@ public final class Seed000: ViewController {
 /// centred. A cell is about twice as tall as it is wide, so a square on screen is
 /// `side` rows by `2 × side` columns, and `min` compares the width in those terms.
 /// Everything else in it is placed by constraints (`super.layoutSubviews`).
-@MainActor
 public final class CircleLayoutView: View {
     /// The child's root view: a viewport, which the container may size and place.
     public weak var circle: View? { didSet { setNeedsLayout() } }
@@ -91,7 +89,6 @@ public final class CircleLayoutView: View {
 
 /// The circle's controller. Its root view is replaced in `loadView` (S0-2) and it
 /// handles the touches that end on it (S0-3).
-@MainActor
 public final class CircleChild: ViewController {
     /// How many touches ended on the circle; shown inside it.
     public private(set) var touchesEndedCount = 0
@@ -151,7 +148,6 @@ public final class CircleChild: ViewController {
 /// The child's own root view class (S0-2): always drawn as the ellipse its bounds hold,
 /// so it is a circle whoever sizes it — the container's layout in one process, the
 /// viewport's size in another — without the container reaching into it for a radius.
-@MainActor
 public final class CircleView: View {
     /// Tab reaches the circle (issue 22), so the keyboard can tap it; focused, its
     /// controller draws its label in the focused style.
@@ -168,9 +164,8 @@ public final class CircleView: View {
 
 /// The demo's sheet (issue 23): a form sheet that says what it is, closed by its button or
 /// by Escape.
-@MainActor
 public final class DemoSheet: ViewController {
-    public var closed: (@MainActor () -> Void)?
+    public var closed: (() -> Void)?
 
     public override init(id: ControllerID? = nil) {
         super.init(id: id)

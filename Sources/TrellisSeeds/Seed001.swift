@@ -7,7 +7,6 @@ import TrellisWire
 
 /// Seed 001's root: a navigation controller, so that the `next` buttons have somewhere
 /// to push their details (S1-3). Its root controller is `Seed001Main`.
-@MainActor
 public final class Seed001: NavigationController {
     public init(registry: ControllerRegistry, id: ControllerID = "Seed001") {
         super.init(rootViewController: Seed001Main(registry: registry), registry: registry, id: id)
@@ -21,7 +20,6 @@ public final class Seed001: NavigationController {
 /// holding Sub1 or Sub2 (S1-2), a `next` button that pushes MainDetail, a `change`
 /// button that switches the children (S1-4), and — the demo's addition — a row of
 /// buttons choosing how `change` switches.
-@MainActor
 public final class Seed001Main: ViewController {
     public let registry: ControllerRegistry
     public let containerView = View()

@@ -6,7 +6,6 @@ import TrellisWire
 /// Sub1 and Sub2 of seed 001: a label with their name and, for Sub1, a `next` button
 /// that asks whoever contains it to show Sub1Detail (S1-3) — by a request up the tree,
 /// never knowing what kind of container it is in, or in which process.
-@MainActor
 public final class Seed001Sub: ViewController {
     public let name: String
     /// The registered controller `next` asks to be shown; nil: no `next` button.
@@ -37,7 +36,6 @@ public final class Seed001Sub: ViewController {
 }
 
 /// MainDetail and Sub1Detail: what the `next` buttons push (S1-3).
-@MainActor
 public final class Seed001Detail: ViewController {
     public let name: String
     public let pushedBy: String

@@ -8,7 +8,6 @@ import TrellisWire
 /// The article's ContainerViewController: its children are made in `init` (their views
 /// not loaded), the first is embedded in `viewWillAppear` (S2-2), and a request from the
 /// shown child swaps it for the other (S2-4).
-@MainActor
 public final class Seed002: ViewController {
     public let registry: ControllerRegistry
     /// Made by name, so either may run in another process (S2-5 then holds by
@@ -79,7 +78,6 @@ public final class Seed002: ViewController {
 /// The article's SubViewController: its view holds a CustomButton loaded from a view
 /// file (which includes ExtendLabel's file), and it lists the order in which those
 /// views and it were created — what S2-2 is about, as this process saw it.
-@MainActor
 public final class Seed002Sub: ViewController {
     /// The file-loaded button; nil only if its file failed to load (the error is shown).
     public private(set) var customButton: CustomButton?
@@ -121,7 +119,6 @@ public final class Seed002Sub: ViewController {
 }
 
 /// The child seed 002 swaps in (S2-4); its button swaps back the same way.
-@MainActor
 public final class Seed002Other: ViewController {
     public override func viewDidLoad() {
         super.viewDidLoad()

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import TrellisCanvas
 import TrellisViews
@@ -8,7 +9,6 @@ import TrellisViews
 /// is started from wherever the supervisor puts it, and text compiled in cannot go
 /// missing. `ViewFileLoader` reads files from a directory (an included file is found
 /// by name there), so each load writes them to a private temporary directory first.
-@MainActor
 public enum Seed002ViewFiles {
     /// `NAME.view.yaml` text by NAME.
     public static let files: [String: String] = [
@@ -62,25 +62,27 @@ public enum Seed002ViewFiles {
 /// CustomButton.awakeFromFile`). A view made by a file cannot be handed a recorder, so
 /// the views write to the one `collecting` installs for the length of a load; outside
 /// one, nothing is kept.
-@MainActor
 public enum CreationTrace {
-    private static var entries: [String]?
+    /// The load under way's record: task-local, not a static, since a load is synchronous
+    /// on its tree's thread and trees on other threads load apart.
+    @TaskLocal private static var entries: Entries?
 
-    static func record(_ entry: String) { entries?.append(entry) }
+    static func record(_ entry: String) { entries?.kept.withLock { $0.append(entry) } }
 
     /// Runs `body` and returns its result with what was recorded meanwhile.
     public static func collecting<T>(_ body: () throws -> T) rethrows -> (T, [String]) {
-        let outer = entries
-        entries = []
-        defer { entries = outer }
-        let result = try body()
-        return (result, entries ?? [])
+        let collected = Entries()
+        let result = try $entries.withValue(collected) { try body() }
+        return (result, collected.kept.withLock { $0 })
+    }
+
+    private final class Entries: Sendable {
+        let kept = Mutex<[String]>([])
     }
 }
 
 /// The article's CustomButton: made by its view file, it reports its init and its
 /// awake (S2-2).
-@MainActor
 public final class CustomButton: Button {
     public required init(frame: Rect = .zero) {
         super.init(frame: frame)
@@ -94,7 +96,6 @@ public final class CustomButton: Button {
 }
 
 /// The article's ExtendLabel, included by CustomButton's file.
-@MainActor
 public final class ExtendLabel: View {
     public required init(frame: Rect = .zero) {
         super.init(frame: frame)

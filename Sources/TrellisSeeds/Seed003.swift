@@ -10,7 +10,6 @@ import TrellisWire
 /// new card starts below the stage, the old one moves up and away — and cycles
 /// First → Second → Third → First. Each card lists the callbacks it heard, so the
 /// containment calls of S3-2 and their order (S3-3) can be watched.
-@MainActor
 public final class Seed003: ViewController {
     public let registry: ControllerRegistry
     /// Made by name in `init`, so any may run in another process.
@@ -111,7 +110,6 @@ public final class Seed003: ViewController {
 
 /// One of seed 003's cards: its name, large, on its own colour, and the callbacks it
 /// heard most recently — the order S3-3 promises, as this card saw it.
-@MainActor
 public final class Seed003Card: ViewController {
     /// Every callback heard, oldest first.
     public private(set) var heard: [String] = []

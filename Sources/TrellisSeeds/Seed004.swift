@@ -9,7 +9,6 @@ import TrellisWire
 /// paging style — a fixed number of pages (S4-1), pages with an upper bound (S4-2), and
 /// a page view controller for many pages (S4-3). Each keeps its current page across a
 /// resize (S4-4). The tabs are made by name, so each may run in another process.
-@MainActor
 public final class Seed004: TabBarController {
     /// The tabs in order: registered class name, the child's id, the tab title.
     public nonisolated static let styles: [(name: String, id: String, title: String)] = [

@@ -6,7 +6,6 @@ import TrellisWire
 /// Seed 004's third style (S4-3): a page view controller embedded in a container, its
 /// pages made on demand by a data source, and a separate page control in step with it;
 /// the first page is set at load.
-@MainActor
 public final class PagerContainer: ViewController {
     public let pager = PageViewController(id: "PageView")
     public let pageControl = PageControl()
@@ -50,7 +49,6 @@ public final class PagerContainer: ViewController {
 }
 
 /// S4-3's data source: page controllers made when asked for, each showing its index.
-@MainActor
 public final class NumberedPages: PageViewControllerDataSource {
     public let count: Int
 
@@ -70,7 +68,6 @@ public final class NumberedPages: PageViewControllerDataSource {
 }
 
 /// One page of S4-3: its index and its colour.
-@MainActor
 public final class NumberedPage: ViewController {
     public let index: Int
     public let count: Int

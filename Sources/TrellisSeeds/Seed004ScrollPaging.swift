@@ -14,7 +14,6 @@ let seed004Colors: [CellColor] = [.indexed(1), .indexed(2), .indexed(3), .indexe
 /// the scroll view — so the content size follows from the constraints. With an upper
 /// bound, that width constraint is lowered to 999 and pages past the data get a
 /// required width of 0: 3 data items show 3 of the 4 pages placed.
-@MainActor
 public final class ScrollPaging: ViewController {
     /// Which of the two scroll-view styles of the seed.
     public enum Style: Sendable {

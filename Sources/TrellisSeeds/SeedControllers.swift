@@ -6,7 +6,6 @@ import TrellisWire
 /// `registry.make(name, id:)` lets the host decide where each one lives: a host
 /// registers a proxy under the names of classes whose instances run in other processes,
 /// so the same container code embeds an in-process child or a `RemoteController`.
-@MainActor
 public enum SeedControllers {
     /// Registers every class of the seeds app in `registry`. Containers are handed
     /// `registry` to make their children by name; the factories capture it unowned, as

@@ -3,7 +3,6 @@ import TrellisCanvas
 
 /// A titled control that fires `.touchUpInside` on tap. Drawn as its title centred in
 /// its bounds, reversed while highlighted.
-@MainActor
 open class Button: Control {
     public var title = "" { didSet { if title != oldValue { invalidateIntrinsicContentSize(); setNeedsDisplay() } } }
 

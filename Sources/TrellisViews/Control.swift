@@ -2,7 +2,6 @@ import TrellisWire
 import TrellisCanvas
 /// A view that turns touches into actions (UIKit's `UIControl`): handlers registered for
 /// an event run, in registration order, when it happens.
-@MainActor
 open class Control: View {
     public enum Event: Sendable, Hashable {
         case touchUpInside, valueChanged
@@ -15,7 +14,7 @@ open class Control: View {
         case editingDidBegin, editingDidEnd
     }
 
-    private var actions: [(Event, @MainActor (Control) -> Void)] = []
+    private var actions: [(Event, (Control) -> Void)] = []
     public var isEnabled = true { didSet { setNeedsDisplay() } }
     /// True between a touch beginning on the control and ending or leaving it.
     public private(set) var isHighlighted = false { didSet { if isHighlighted != oldValue { setNeedsDisplay() } } }
@@ -23,7 +22,7 @@ open class Control: View {
     public required init(frame: Rect = .zero) { super.init(frame: frame) }
 
     /// Target–action, Swift style: the closure captures its target.
-    public func addAction(for event: Event = .touchUpInside, _ action: @escaping @MainActor (Control) -> Void) {
+    public func addAction(for event: Event = .touchUpInside, _ action: @escaping (Control) -> Void) {
         actions.append((event, action))
     }
 

@@ -2,7 +2,6 @@ import TrellisCanvas
 
 /// The top view of a tree that can hold focus: a window's root view. A view in a tree
 /// without one (not in a window) cannot become first responder, as in UIKit.
-@MainActor
 public protocol FocusHost: AnyObject {
     var focus: FocusSystem { get }
 }
@@ -12,7 +11,6 @@ public protocol FocusHost: AnyObject {
 /// one). It is one stop of the Tab order, and takes focus by asking that tree; while a
 /// view there is focused, this view is the focused view here, a marker that keys go that
 /// way (docs/LIFECYCLE.md, "Focus across processes").
-@MainActor
 public protocol FocusForwarding: View {
     /// Tab (`forward`) or Shift-Tab reached this stop: the first (last) focusable view of
     /// the tree behind it should take focus. True if one did.
@@ -23,12 +21,11 @@ public protocol FocusForwarding: View {
 /// (`becomeFirstResponder`, `resignFirstResponder`), by Tab and Shift-Tab through the
 /// focusable views in reading order or the order a container declares, and by a click
 /// (docs/LIFECYCLE.md, "Focus").
-@MainActor
 public final class FocusSystem {
     /// Weak: a view leaving the tree loses focus anyway (`View.removeFromSuperview`).
     public private(set) weak var focusedView: View?
     /// Called after focus moved, with the view that had it and the one that has it.
-    public var didChange: (@MainActor (_ old: View?, _ new: View?) -> Void)?
+    public var didChange: ((_ old: View?, _ new: View?) -> Void)?
 
     public init() {}
 
@@ -164,7 +161,6 @@ public final class FocusSystem {
 /// views in the order it lists them — each listed view itself if it is focusable, then
 /// the focusable views inside it, in reading order. Hidden and non-interactive subtrees
 /// are skipped, as they are by hit-testing.
-@MainActor
 enum FocusOrder {
     static func views(in root: View) -> [View] {
         guard root.isShownForFocus else { return [] }

@@ -8,7 +8,6 @@ import TrellisWire
 /// `pressesBegan`: so the deepest responder's command for a key wins, and a focused text
 /// field that takes a letter as text keeps it from an ancestor's command for that letter
 /// (docs/LIFECYCLE.md, "Keys").
-@MainActor
 public struct KeyCommand {
     public var key: Key { didSet { keyName = key.description } }
     /// How a footer shows `key` (`Key.description`), named once rather than each time the
@@ -20,11 +19,11 @@ public struct KeyCommand {
     public var isEnabled: Bool
     /// False: the command works but is not listed (UIKit's discoverability).
     public var isDiscoverable: Bool
-    public var action: @MainActor () -> Void
+    public var action: () -> Void
 
     public init(
         _ key: Key, title: String, isEnabled: Bool = true, isDiscoverable: Bool = true,
-        action: @escaping @MainActor () -> Void
+        action: @escaping () -> Void
     ) {
         precondition(key.special != .none || key.text.count == 1, "a key command's key is one character or a special key, not \"\(key.text)\"")
         precondition(!key.isPaste, "a paste is never a key command")

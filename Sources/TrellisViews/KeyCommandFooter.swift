@@ -5,7 +5,6 @@ import TrellisWire
 /// does. The window keeps every footer in its tree up to date as focus moves and keys
 /// are handled (`Window.refreshKeyCommandFooters`); commands that do not fit are cut at
 /// the right edge, whole.
-@MainActor
 open class KeyCommandFooter: View {
     public var commands: [KeyCommand.Summary] = [] {
         didSet { if commands != oldValue { setNeedsDisplay() } }

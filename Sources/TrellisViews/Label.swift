@@ -5,7 +5,6 @@ import TrellisCanvas
 /// `lineBreakMode`. East Asian wide characters take two cells (the seeds' UIs are
 /// Japanese); text that does not fit is cut at a character boundary, never through a
 /// wide character.
-@MainActor
 open class Label: View {
     public enum Alignment: String, Sendable { case left, center, right }
 

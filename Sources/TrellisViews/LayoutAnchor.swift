@@ -8,7 +8,6 @@ public enum LayoutAttribute: String, Sendable, CaseIterable {
 /// One attribute of one view, from which constraints are made (UIKit's
 /// `NSLayoutAnchor`). The three kinds below keep nonsense — a width equal to a
 /// leading edge — out of the type system, as UIKit's generic anchors do.
-@MainActor
 public class LayoutAnchor {
     public unowned let view: View
     public let attribute: LayoutAttribute
@@ -24,7 +23,6 @@ public class LayoutAnchor {
 }
 
 /// leading, trailing, centerX.
-@MainActor
 public final class XAxisAnchor: LayoutAnchor {
     public func constraint(equalTo o: XAxisAnchor, constant: Double = 0) -> LayoutConstraint { make(.equal, o, multiplier: 1, constant: constant) }
     public func constraint(lessThanOrEqualTo o: XAxisAnchor, constant: Double = 0) -> LayoutConstraint { make(.lessOrEqual, o, multiplier: 1, constant: constant) }
@@ -32,7 +30,6 @@ public final class XAxisAnchor: LayoutAnchor {
 }
 
 /// top, bottom, centerY.
-@MainActor
 public final class YAxisAnchor: LayoutAnchor {
     public func constraint(equalTo o: YAxisAnchor, constant: Double = 0) -> LayoutConstraint { make(.equal, o, multiplier: 1, constant: constant) }
     public func constraint(lessThanOrEqualTo o: YAxisAnchor, constant: Double = 0) -> LayoutConstraint { make(.lessOrEqual, o, multiplier: 1, constant: constant) }
@@ -40,7 +37,6 @@ public final class YAxisAnchor: LayoutAnchor {
 }
 
 /// width, height: the only anchors with a multiplier and a constant form.
-@MainActor
 public final class DimensionAnchor: LayoutAnchor {
     public func constraint(equalTo o: DimensionAnchor, multiplier: Double = 1, constant: Double = 0) -> LayoutConstraint { make(.equal, o, multiplier: multiplier, constant: constant) }
     public func constraint(lessThanOrEqualTo o: DimensionAnchor, multiplier: Double = 1, constant: Double = 0) -> LayoutConstraint { make(.lessOrEqual, o, multiplier: multiplier, constant: constant) }

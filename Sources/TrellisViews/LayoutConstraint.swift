@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TrellisLayout
 
 /// `first = second × multiplier + constant` (or ≤, ≥) at a priority: UIKit's
@@ -8,7 +9,6 @@ import TrellisLayout
 /// (UIKit's rule); with no common ancestor it stays inactive and the reason is reported
 /// to `View.diagnostics`. Changing `constant` of an active constraint re-solves
 /// incrementally on the next layout pass.
-@MainActor
 public final class LayoutConstraint: CustomStringConvertible {
     public enum Relation: String, Sendable { case equal = "==", lessOrEqual = "<=", greaterOrEqual = ">=" }
 
@@ -120,15 +120,13 @@ public final class LayoutConstraint: CustomStringConvertible {
         return candidate
     }
 
-    public nonisolated var description: String {
-        MainActor.assumeIsolated {
-            let lhs = "\(first.view.debugName).\(first.attribute)"
-            var rhs = second.map { "\($0.view.debugName).\($0.attribute)" } ?? ""
-            if multiplier != 1, second != nil { rhs += " × \(multiplier)" }
-            if constant != 0 || second == nil { rhs += rhs.isEmpty ? "\(constant)" : " \(constant < 0 ? "-" : "+") \(abs(constant))" }
-            let name = identifier.map { "'\($0)' " } ?? ""
-            return "<\(name)\(lhs) \(relation.rawValue) \(rhs) @\(priority)>"
-        }
+    public var description: String {
+        let lhs = "\(first.view.debugName).\(first.attribute)"
+        var rhs = second.map { "\($0.view.debugName).\($0.attribute)" } ?? ""
+        if multiplier != 1, second != nil { rhs += " × \(multiplier)" }
+        if constant != 0 || second == nil { rhs += rhs.isEmpty ? "\(constant)" : " \(constant < 0 ? "-" : "+") \(abs(constant))" }
+        let name = identifier.map { "'\($0)' " } ?? ""
+        return "<\(name)\(lhs) \(relation.rawValue) \(rhs) @\(priority)>"
     }
 }
 
@@ -136,9 +134,15 @@ extension View {
     /// Where layout and view-tree problems are reported (unsatisfiable constraints,
     /// activation without a common ancestor). The controller layer routes it to its log;
     /// the default writes to standard error, as UIKit writes to the console.
-    public static var diagnostics: @MainActor (String) -> Void = { message in
-        FileHandle.standardError.write(Data("trellis: \(message)\n".utf8))
+    public static var diagnostics: @Sendable (String) -> Void {
+        get { diagnosticsSink.withLock { $0 } }
+        set { diagnosticsSink.withLock { $0 = newValue } }
     }
+
+    /// Process-wide behind a lock, as standard error is: a tree on any thread reports here.
+    private static let diagnosticsSink = Mutex<@Sendable (String) -> Void>({ message in
+        FileHandle.standardError.write(Data("trellis: \(message)\n".utf8))
+    })
 
     var debugName: String {
         identifier ?? "\(type(of: self))"

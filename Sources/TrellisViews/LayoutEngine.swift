@@ -5,7 +5,6 @@ import TrellisLayout
 /// The solver's four variables for one view, in its layout root's coordinates
 /// (scroll offsets ignored: content is laid out as if unscrolled), plus a scroll
 /// view's content size when constraints from inside it define it (S4-1).
-@MainActor
 final class LayoutVariables {
     let left: Variable, top: Variable, width: Variable, height: Variable
     lazy var contentWidth = Variable("\(name).contentWidth")
@@ -28,7 +27,6 @@ final class LayoutVariables {
 /// removes what changed since the last one (Cassowary re-solves from the previous
 /// solution). Views with `translatesAutoresizingMaskIntoConstraints` keep their frames
 /// and enter the solver as required constants, as UIKit's autoresizing constraints do.
-@MainActor
 final class LayoutEngine {
     unowned let root: View
     private let solver = Solver()

@@ -4,7 +4,6 @@ import TrellisCanvas
 /// A row of dots, one per page, the current one filled (UIKit's `UIPageControl`).
 /// A tap right of the current dot goes one page forward, left of it one back, and sends
 /// `.valueChanged`; whoever owns the pages listens and scrolls (S4-3).
-@MainActor
 open class PageControl: Control {
     public var numberOfPages = 0 { didSet { currentPage = min(currentPage, max(0, numberOfPages - 1)); invalidateIntrinsicContentSize(); setNeedsDisplay() } }
     public var currentPage = 0 { didSet { if currentPage != oldValue { setNeedsDisplay() } } }

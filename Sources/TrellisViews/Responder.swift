@@ -1,3 +1,4 @@
+import Synchronization
 import TrellisCanvas
 import TrellisWire
 
@@ -27,7 +28,7 @@ public struct Touch: Hashable, Sendable {
     /// The touch's location in `view`'s bounds coordinates. `location` is relative to
     /// the root of `view`'s controller tree — its layout root — so the answer is the same
     /// whether the controller runs in-process or behind a link.
-    @MainActor public func location(in view: View) -> Point {
+    public func location(in view: View) -> Point {
         view.convert(location, from: view.layoutRoot)
     }
 }
@@ -40,7 +41,6 @@ public struct Touch: Hashable, Sendable {
 /// superview …). When the chain runs out inside a controller whose parent lives behind a
 /// link, the controller layer carries the touch across the link into the parent's tree
 /// (S0-3); `unhandledTouches` is where the chain ends.
-@MainActor
 open class Responder {
     public init() {}
 
@@ -114,25 +114,21 @@ open class Responder {
     /// `deliverReportingHandled`), then calls `unhandledPresses`. The controller layer
     /// calls it where a controller's part of the chain ends.
     public func endPressChain(_ presses: Set<Press>) {
-        Responder.pressChainEnded = true
+        Responder.delivery?.reachedEnd.store(true, ordering: .relaxed)
         unhandledPresses(presses)
     }
 
     /// Delivers `presses` from this responder and returns whether anything handled them
     /// before the chain ended.
     public func deliverReportingHandled(_ presses: Set<Press>) -> Bool {
-        let outer = Responder.pressChainEnded
-        Responder.pressChainEnded = false
-        deliver(presses)
-        let handled = !Responder.pressChainEnded
-        Responder.pressChainEnded = outer
-        return handled
+        let delivery = PressDelivery()
+        Responder.$delivery.withValue(delivery) { deliver(presses) }
+        return !delivery.reachedEnd.load(ordering: .relaxed)
     }
 
-    /// Set while a delivery is under way when it reached the end of a chain. Responders
-    /// run on the main actor and a delivery is synchronous, so one flag (saved around
-    /// nested deliveries) is enough.
-    private static var pressChainEnded = false
+    /// The reporting delivery under way, innermost first: task-local, not a static, since a
+    /// delivery is synchronous on its tree's thread and trees on other threads deliver apart.
+    @TaskLocal private static var delivery: PressDelivery?
 
     /// Calls the touch method for the touches' phase.
     public func deliver(_ touches: Set<Touch>) {
@@ -144,4 +140,9 @@ open class Responder {
         case .cancelled: touchesCancelled(touches)
         }
     }
+}
+
+/// One `deliverReportingHandled`: whether its chain reached its end.
+private final class PressDelivery: Sendable {
+    let reachedEnd = Atomic<Bool>(false)
 }

@@ -7,7 +7,6 @@ import TrellisCanvas
 /// With paging on, a drag that ends snaps to the nearest page (a page is the view's
 /// width); a drag of more than a third of a page in one direction moves one page even
 /// if the finger did not cross the middle, as a flick does in UIKit.
-@MainActor
 open class ScrollView: View {
     /// Set by hand, or derived by constraints between subviews and the scroll view's
     /// edges (S4-1): the constraint-derived value wins when there is one.
@@ -24,9 +23,9 @@ open class ScrollView: View {
     /// the view, a `ScrollIndicator` in the last column, over the content, as UIKit's.
     public var showsVerticalScrollIndicator = true { didSet { setNeedsDisplay() } }
     /// Called after the offset changed, by a drag or by code.
-    public var didScroll: (@MainActor (ScrollView) -> Void)?
+    public var didScroll: ((ScrollView) -> Void)?
     /// Called when a drag ended and the offset settled (after snapping to a page).
-    public var didEndDragging: (@MainActor (ScrollView) -> Void)?
+    public var didEndDragging: ((ScrollView) -> Void)?
 
     public required init(frame: Rect = .zero) {
         super.init(frame: frame)

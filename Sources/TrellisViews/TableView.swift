@@ -14,7 +14,6 @@ public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible
 }
 
 /// Where a table gets its rows (UIKit's `UITableViewDataSource`).
-@MainActor
 public protocol TableViewDataSource: AnyObject {
     func numberOfSections(in tableView: TableView) -> Int
     func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int
@@ -30,7 +29,6 @@ extension TableViewDataSource {
 }
 
 /// What a table tells about selection (UIKit's `UITableViewDelegate`).
-@MainActor
 public protocol TableViewDelegate: AnyObject {
     func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath)
 }
@@ -49,7 +47,6 @@ public struct TableColumn: Hashable, Sendable {
 /// One row of a table: a label, reversed while selected. Subclass it for other content.
 /// In a data table, `columnTexts` are drawn one per column, each cut at its column's
 /// right edge, and the whole row is reversed while selected.
-@MainActor
 open class TableViewCell: View {
     public let textLabel = Label()
     public internal(set) var reuseIdentifier: String?
@@ -103,7 +100,6 @@ open class TableViewCell: View {
 /// columns' titles stays on the first line while the rows scroll beneath it, and cells
 /// lay their `columnTexts` out in the columns. While the rows do not all fit, the last
 /// column shows a scroll indicator (`ScrollIndicator`) and the rows end before it.
-@MainActor
 open class TableView: View {
     public weak var dataSource: TableViewDataSource? { didSet { reloadData() } }
     public weak var delegate: TableViewDelegate?

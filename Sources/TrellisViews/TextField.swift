@@ -15,7 +15,6 @@ import TrellisWire
 /// with any move extends the selection. Enter sends `.primaryActionTriggered`; every
 /// edit sends `.editingChanged`. Other keys (Tab, Esc, ↑ ↓, other Ctrl keys) go on up the
 /// responder chain, so Tab still moves focus and a controller's commands still work.
-@MainActor
 open class TextField: Control {
     /// The text, the cursor and the selection.
     public private(set) var buffer = TextBuffer()

@@ -12,7 +12,6 @@ import TrellisWire
 /// the line on screen; Page Up/Down by a screen less one line; Shift extends the
 /// selection. Read-only, it takes only the moves, which scroll it, and shows no cursor.
 /// Other keys (Tab, Esc, other Ctrl keys) go on up the responder chain.
-@MainActor
 open class TextView: Control {
     public private(set) var buffer = TextBuffer()
     public var cursor: Int { buffer.cursor }

@@ -1,9 +1,9 @@
+import Synchronization
 import TrellisCanvas
 import TrellisWire
 
 /// What a view needs from the controller whose root view it is: a place in the
 /// responder chain and the layout callbacks UIKit sends around `layoutSubviews`.
-@MainActor
 public protocol ViewOwner: Responder {
     func viewWillLayoutSubviews()
     func viewDidLayoutSubviews()
@@ -21,7 +21,6 @@ public protocol ViewOwner: Responder {
 /// controller. Seen from the parent's side it is a *viewport*: the parent positions it
 /// and never draws, hit-tests or constrains what is inside (S2-5); the owning controller
 /// does, whether it runs in this process or behind a link.
-@MainActor
 open class View: Responder {
     // MARK: Geometry
 
@@ -109,7 +108,7 @@ open class View: Responder {
             view.removeFromSuperview(notifying: false)
             subviews.insert(view, at: min(max(0, index), subviews.count))
             view.superview = self
-            View.treeChanges &+= 1
+            View.counts.treeChanges.wrappingAdd(1, ordering: .relaxed)
             view.didMoveToSuperview()
             view.owner?.rootViewDidMove(from: old)
             // Moved within its window it keeps focus, as in UIKit; into another tree, it
@@ -146,7 +145,7 @@ open class View: Responder {
         LayoutConstraint.deactivateConstraints(crossing: self)
         parent.subviews.removeAll { $0 === self }
         superview = nil
-        View.treeChanges &+= 1
+        View.counts.treeChanges.wrappingAdd(1, ordering: .relaxed)
         parent.setNeedsLayout()
         didMoveToSuperview()
         if notifying { owner?.rootViewDidMove(from: parent) }
@@ -352,7 +351,7 @@ open class View: Responder {
     /// A count, for the whole process, that moves whenever any view asks for layout or
     /// display: every change to what a view tree shows does one or the other. A window
     /// that composed at one count has nothing new to compose while it stays there.
-    public private(set) static var changes: UInt64 = 0
+    public static var changes: UInt64 { counts.changes.load(ordering: .relaxed) }
 
     /// A count, for the whole process, that moves whenever a view changes where things are
     /// drawn — a frame, bounds, visibility, clipping, the tree — but not for a change of
@@ -360,16 +359,34 @@ open class View: Responder {
     /// which moves it only if the layout moves something. While it stays where it was
     /// after layout, every controller's viewport is where it was, so a window can
     /// recompose the layers it kept without walking the tree for them again.
-    public private(set) static var arrangementChanges: UInt64 = 0
+    public static var arrangementChanges: UInt64 { counts.arrangementChanges.load(ordering: .relaxed) }
 
     /// A count, for the whole process, that moves whenever a view joins or leaves a
     /// superview. While it stays where it was, every tree holds the views it held: a
     /// window finds its footers again only when it moved (`Window.refreshKeyCommandFooters`).
-    public private(set) static var treeChanges: UInt64 = 0
+    public static var treeChanges: UInt64 { counts.treeChanges.load(ordering: .relaxed) }
+
+    /// Process-wide atomics, not per tree: trees on any thread move them, a move by another
+    /// tree only makes a window compose once more for nothing, and no tree walk is needed.
+    private static let counts = ChangeCounts()
+
+    /// The tree this view is in, as its root holds it; nil for a view in no hosted tree.
+    public var tree: ViewTree? {
+        var v = self
+        while let s = v.superview { v = s }
+        return v.hostedTree
+    }
+
+    /// Set on the root of a tree by its owner (a window): see `ViewTree`.
+    public var hostedTree: ViewTree?
+
+    private func treeChanged() {
+        tree?.changed?()
+    }
 
     public func setNeedsLayout() {
-        View.changes &+= 1
-        ViewChanges.changed()
+        View.counts.changes.wrappingAdd(1, ordering: .relaxed)
+        treeChanged()
         needsLayout = true
         // The pass starts at a layout root; an ancestor that does not need layout itself
         // still walks down to the views that do.
@@ -456,15 +473,15 @@ open class View: Responder {
     /// never drawn into this one (`ViewRenderer`) — but where the layers go is not, so the
     /// window arranges them again (a tab switch redrew the tab bar's whole surface, issue 20).
     private func viewportsChanged() {
-        View.changes &+= 1
-        View.arrangementChanges &+= 1
-        ViewChanges.changed()
+        View.counts.changes.wrappingAdd(1, ordering: .relaxed)
+        View.counts.arrangementChanges.wrappingAdd(1, ordering: .relaxed)
+        treeChanged()
     }
 
     private func markNeedsDisplay(everywhere: Bool) {
-        View.changes &+= 1
-        if everywhere { View.arrangementChanges &+= 1 }
-        ViewChanges.changed()
+        View.counts.changes.wrappingAdd(1, ordering: .relaxed)
+        if everywhere { View.counts.arrangementChanges.wrappingAdd(1, ordering: .relaxed) }
+        treeChanged()
         needsDisplay = true
         let root = layoutRoot
         root.subtreeNeedsDisplay = true
@@ -540,4 +557,11 @@ open class View: Responder {
             surface.drawBorder(local, style: border, colors: Style(foreground: borderColor, background: backgroundColor ?? .default, attributes: attributes))
         }
     }
+}
+
+/// `View`'s process-wide counts.
+private final class ChangeCounts: Sendable {
+    let changes = Atomic<UInt64>(0)
+    let arrangementChanges = Atomic<UInt64>(0)
+    let treeChanges = Atomic<UInt64>(0)
 }

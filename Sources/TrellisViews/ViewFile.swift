@@ -21,7 +21,6 @@ public struct ViewFileError: Error, Equatable, CustomStringConvertible {
 /// subviews; a subview may be another file (`file: NAME`), loaded with its own awake
 /// pass. The format is in docs/VIEWS.md. Classes are looked up by name among those
 /// registered; the built-in ones are always there.
-@MainActor
 public final class ViewFileLoader {
     public let directory: URL
     private var classes: [String: View.Type] = [

@@ -21,7 +21,6 @@ public struct ViewportPlacement: Equatable {
 /// Draws a layout root's domain into a surface, back to front, and reports the
 /// viewports it left for other controllers to fill (DESIGN: each controller renders
 /// its own subtree and leaves its children's viewports to them).
-@MainActor
 public enum ViewRenderer {
     /// Redraws `root`'s domain into `surface` (resized to the root's size) and returns
     /// the viewports in z order. Hidden views and their subtrees are neither drawn nor

@@ -49,7 +49,6 @@ import TrellisWire
         #expect(said[0].contains("Unbalanced calls to begin/end appearance transitions for C"))
     }
 
-    @MainActor
     final class ManualContainer: RecordingController {
         override var shouldAutomaticallyForwardAppearanceMethods: Bool { false }
     }
@@ -143,7 +142,6 @@ import TrellisWire
         #expect(journal.entries == ["A.didReceiveMemoryWarning", "B.didReceiveMemoryWarning", "C.didReceiveMemoryWarning"])
     }
 
-    @MainActor
     final class SizeWatcher: RecordingController {
         var reported: [String] = []
         override func preferredContentSizeDidChange(forChild child: ViewController) {
@@ -161,7 +159,7 @@ import TrellisWire
     }
 
     @Test func sizeTransitionsReachChildrenWithACoordinator() {
-        @MainActor final class Watcher: RecordingController {
+        final class Watcher: RecordingController {
             var seen: [String] = []
             override func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) {
                 super.viewWillTransition(to: size, with: coordinator)
@@ -202,7 +200,6 @@ import TrellisWire
 /// Touches: hit-testing rules and the responder chain (DESIGN's routing section).
 @MainActor
 @Suite struct TouchRoutingTests {
-    @MainActor
     final class Recorder: View {
         var got: [String] = []
         override func touchesBegan(_ touches: Set<Touch>) { got.append("began \(touches.first!.location(in: self))") }

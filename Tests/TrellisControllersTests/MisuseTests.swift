@@ -34,7 +34,6 @@ import TrellisWire
         }
     }
 
-    @MainActor
     final class ManualContainer: ViewController {
         override var shouldAutomaticallyForwardAppearanceMethods: Bool { false }
     }

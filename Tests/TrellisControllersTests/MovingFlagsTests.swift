@@ -9,7 +9,6 @@ import TrellisWire
 @MainActor
 @Suite struct MovingFlagsTests {
     /// Notes, in each appearance callback, which flags were set.
-    @MainActor
     final class FlagReader: ViewController {
         var seen: [String] = []
         func note(_ callback: String) {

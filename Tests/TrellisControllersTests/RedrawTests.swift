@@ -9,7 +9,6 @@ import TrellisWire
 // the next composition, and that unchanged controllers are not drawn again.
 
 /// A view that counts how often it is drawn.
-@MainActor
 final class CountingView: View {
     var draws = 0
     override func draw(in surface: inout Surface) {

@@ -62,7 +62,7 @@ import TrellisWire
     /// The container's layout at the end of the animation comes before the dids, so the
     /// appearing child is laid out at the final size when it hears `viewDidAppear`.
     @Test func theAppearingChildHasItsFinalSizeByViewDidAppear() {
-        @MainActor final class SizeAtDidAppear: ViewController {
+        final class SizeAtDidAppear: ViewController {
             var sizes: [Size] = []
             override func viewDidAppear(_ animated: Bool) { super.viewDidAppear(animated); sizes.append(view.bounds.size) }
         }

@@ -10,7 +10,6 @@ import TrellisWire
 /// side min(width, height) / 2, centred, drawn as a circle. A cell is about twice as
 /// tall as it is wide, so a square on screen is `side` rows by `2 × side` columns, and
 /// `min` compares the width in those terms.
-@MainActor
 final class CircleLayoutView: View {
     weak var circle: View?
     override func layoutSubviews() {
@@ -23,10 +22,8 @@ final class CircleLayoutView: View {
 }
 
 /// The child's own view class, installed in `loadView` (S0-2).
-@MainActor
 final class CircleView: View {}
 
-@MainActor
 final class Seed0Child: RecordingController {
     override func loadView() {
         let v = CircleView()
@@ -38,7 +35,6 @@ final class Seed0Child: RecordingController {
     }
 }
 
-@MainActor
 final class Seed0Container: RecordingController {
     let child: Seed0Child
     init(_ journal: Journal) {

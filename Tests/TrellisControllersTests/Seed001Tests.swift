@@ -8,7 +8,6 @@ import TrellisWire
 
 /// Sub1 and Sub2: a label with their name; Sub1 has a `next` button that asks whoever
 /// contains it to show Sub1Detail (S1-3) without knowing what kind of container it is.
-@MainActor
 final class SubController: RecordingController {
     let label = Label()
     let nextButton = Button(title: "next")
@@ -28,7 +27,6 @@ final class SubController: RecordingController {
     }
 }
 
-@MainActor
 final class MainViewController: RecordingController {
     enum Strategy { case bringToFront, hide, swap }
     let strategy: Strategy

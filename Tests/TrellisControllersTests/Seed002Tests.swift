@@ -7,11 +7,14 @@ import TrellisWire
 
 // Seed 002: creation order with containers and views loaded from files.
 
-@MainActor
 enum Seed2 {
     /// Views made by a view file cannot be handed a journal, so they write here; every
     /// test sets a fresh one first (tests on the main actor do not interleave).
-    static var journal = Journal()
+    @MainActor static var journal = Journal()
+
+    /// What a view made by a file tells the journal, from the main actor the tests'
+    /// trees are on.
+    static func add(_ entry: String) { MainActor.assumeIsolated { journal.add(entry) } }
 
     static let files: URL = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-seed2-\(getpid())")
@@ -46,25 +49,22 @@ enum Seed2 {
     }
 }
 
-@MainActor
 final class CustomButton: Button {
     required init(frame: Rect = .zero) {
         super.init(frame: frame)
-        Seed2.journal.add("CustomButton.init")
+        Seed2.add("CustomButton.init")
     }
-    override func awakeFromFile() { Seed2.journal.add("CustomButton.awakeFromFile") }
+    override func awakeFromFile() { Seed2.add("CustomButton.awakeFromFile") }
 }
 
-@MainActor
 final class ExtendLabel: View {
     required init(frame: Rect = .zero) {
         super.init(frame: frame)
-        Seed2.journal.add("ExtendLabel.init")
+        Seed2.add("ExtendLabel.init")
     }
-    override func awakeFromFile() { Seed2.journal.add("ExtendLabel.awakeFromFile") }
+    override func awakeFromFile() { Seed2.add("ExtendLabel.awakeFromFile") }
 }
 
-@MainActor
 final class Seed2Sub: RecordingController {
     var customButton: CustomButton!
     var label: Label { customButton.view(withIdentifier: "label") as! Label }
@@ -81,7 +81,6 @@ final class Seed2Sub: RecordingController {
     }
 }
 
-@MainActor
 final class Seed2Container: RecordingController {
     var sub: Seed2Sub!
     var other: RecordingController!

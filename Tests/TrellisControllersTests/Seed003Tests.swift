@@ -7,7 +7,6 @@ import TrellisWire
 // Seed 003: the containment API and animated transitions.
 
 /// Seed 003's container: one child shown at a time, swapped with a slide up.
-@MainActor
 final class SlideContainer: RecordingController {
     var current: RecordingController!
     let incoming: RecordingController

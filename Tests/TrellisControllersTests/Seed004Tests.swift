@@ -11,7 +11,6 @@ private let pageColors: [CellColor] = [.indexed(1), .indexed(2), .indexed(3), .i
 /// S4-1 and S4-2: pages in a paging scroll view, placed by constraints only. With
 /// `dataCount`, each page's width-equals-scroll-view constraint is lowered to 999 and the
 /// pages past the data get a required width of 0.
-@MainActor
 final class ConstraintPagingController: RecordingController {
     let scroll = ScrollView()
     var pages: [View] = []
@@ -65,7 +64,6 @@ final class ConstraintPagingController: RecordingController {
 }
 
 /// S4-3's data source: pages made on demand, each showing its index and colour.
-@MainActor
 final class NumberedPages: PageViewControllerDataSource {
     let count: Int
     private(set) var made: [Int] = []
@@ -89,13 +87,11 @@ final class NumberedPages: PageViewControllerDataSource {
     var aliveIndices: [Int] { alive.filter { $0.value.controller != nil }.keys.sorted() }
 }
 
-@MainActor
 final class WeakController {
     weak var controller: ViewController?
     init(_ c: ViewController) { controller = c }
 }
 
-@MainActor
 final class NumberedPage: ViewController {
     let index: Int
     init(index: Int) {
@@ -112,7 +108,6 @@ final class NumberedPage: ViewController {
 }
 
 /// S4-3: a page view controller embedded in a container, with a separate page control.
-@MainActor
 final class PagesContainer: RecordingController {
     let pager = PageViewController(id: "Pager")
     let pageControl = PageControl()

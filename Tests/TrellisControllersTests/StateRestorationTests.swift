@@ -19,11 +19,11 @@ import TrellisControllers
         override func decodeRestorableState(with coder: RestorationCoder) { count = coder.decode(Int.self, forKey: "count") ?? 0 }
     }
 
-    /// What a process saves, as its keeper (the parent's host) would receive it.
-    private func saved(by body: () -> Void) async -> [UInt8]? {
+    /// What a window saves, as its keeper (the parent's host) would receive it.
+    private func saved(in window: Window, by body: () -> Void) async -> [UInt8]? {
         var kept: [UInt8]?
-        StateRestoration.saver = { kept = $0 }
-        defer { StateRestoration.saver = nil }
+        window.stateRestoration.saver = { kept = $0 }
+        defer { window.stateRestoration.saver = nil }
         body()
         let deadline = ContinuousClock.now + .seconds(10)
         while kept == nil, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
@@ -31,34 +31,50 @@ import TrellisControllers
     }
 
     @Test func aSavedCountIsBackBeforeTheNewControllersViewLoads() async throws {
+        let window = Window(size: Size(width: 20, height: 5))
         let before = Counter(id: "Counter")
-        let bytes = await saved {
+        window.rootViewController = before
+        let bytes = await saved(in: window) {
             before.count = 3
             before.setNeedsStateSave()
             before.count = 4  // later in the same turn: the save takes what is there at its end
         }
         let state = try #require(bytes)
-        // The process restarts: a new controller under the same id.
-        try StateRestoration.received(state)
+        // The process restarts: a new window, a new controller under the same id.
+        let restarted = Window(size: Size(width: 20, height: 5))
+        try restarted.stateRestoration.received(state)
         let after = Counter(id: "Counter")
+        restarted.rootViewController = after
         _ = after.view
         #expect(after.countAtViewDidLoad == 4)
         // Given once: a later controller under that id starts fresh.
         let later = Counter(id: "Counter")
+        restarted.rootViewController = later
         _ = later.view
         #expect(later.countAtViewDidLoad == 0)
     }
 
+    /// Each window keeps its own controllers' state: a controller in none has no one to
+    /// keep it, and says so rather than losing it silently.
+    @Test func aControllerInNoWindowSaysItsStateIsNotSaved() {
+        let alone = Counter(id: "Alone")
+        let said = diagnostics { alone.setNeedsStateSave() }
+        #expect(said == ["State restoration: Alone is in no window; its state is not saved."])
+    }
+
     @Test func damagedOrOversizedStateIsRefusedWithTheReason() {
-        #expect(throws: RestorationError.self) { try StateRestoration.received(Array("{not json".utf8)) }
+        let window = Window(size: Size(width: 20, height: 5))
+        let restoration = window.stateRestoration
+        #expect(throws: RestorationError.self) { try restoration.received(Array("{not json".utf8)) }
         #expect(throws: RestorationError.damaged("\"no spaces allowed\" is not a controller id")) {
-            try StateRestoration.received(Array(#"{"no spaces allowed":{}}"#.utf8))
+            try restoration.received(Array(#"{"no spaces allowed":{}}"#.utf8))
         }
         #expect(throws: RestorationError.tooLarge(StateRestoration.maxBytes + 1)) {
-            try StateRestoration.received([UInt8](repeating: 32, count: StateRestoration.maxBytes + 1))
+            try restoration.received([UInt8](repeating: 32, count: StateRestoration.maxBytes + 1))
         }
         // Nothing of it is kept.
         let fresh = Counter(id: "Counter")
+        window.rootViewController = fresh
         _ = fresh.view
         #expect(fresh.countAtViewDidLoad == 0)
     }

@@ -11,7 +11,6 @@ import TrellisWire
     let journal = Journal()
 
     /// Also records its layout callbacks.
-    @MainActor
     final class LayingOut: RecordingController {
         override func viewWillLayoutSubviews() { super.viewWillLayoutSubviews(); journal.add("\(name).viewWillLayoutSubviews") }
         override func viewDidLayoutSubviews() { super.viewDidLayoutSubviews(); journal.add("\(name).viewDidLayoutSubviews") }
@@ -78,7 +77,6 @@ import TrellisWire
     }
 
     /// Also shows its name in a label.
-    @MainActor
     final class Labelled: RecordingController {
         override func viewDidLoad() {
             super.viewDidLoad()
@@ -125,7 +123,6 @@ import TrellisWire
 }
 
 /// Pages that record their callbacks in the suite's journal, made on demand.
-@MainActor
 final class RecordedPages: PageViewControllerDataSource {
     let journal: Journal
     var made: [String: RecordingController] = [:]

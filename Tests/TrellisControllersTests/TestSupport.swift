@@ -1,11 +1,11 @@
 import TrellisCanvas
 import TrellisControllers
 import TrellisLog
+import TrellisTestSupport
 import TrellisViews
 import TrellisWire
 
 /// The ordered callback log a scenario asserts on: "Name.callback" strings.
-@MainActor
 final class Journal {
     private(set) var entries: [String] = []
     func add(_ s: String) { entries.append(s) }
@@ -17,7 +17,6 @@ final class Journal {
 }
 
 /// A controller that writes every lifecycle callback into a journal, under `name`.
-@MainActor
 class RecordingController: ViewController {
     let name: String
     let journal: Journal
@@ -53,23 +52,21 @@ class RecordingController: ViewController {
 /// Collects what diagnostics say during `body`.
 @MainActor
 func diagnostics(during body: () throws -> Void) rethrows -> [String] {
-    var messages: [String] = []
+    let said = SaidLines()
     let saved = View.diagnostics
-    View.diagnostics = { messages.append($0) }
+    View.diagnostics = { said.add($0) }
     defer { View.diagnostics = saved }
     try body()
-    return messages
+    return said.lines
 }
 
 /// A clock tests move by hand, for animations.
-@MainActor
 final class ManualClock {
     var seconds = 1000.0
     func install(on window: Window) { window.animator.now = { [unowned self] in self.seconds } }
 }
 
 /// Records the routing log lines the in-process tree writes.
-@MainActor
 final class RouteRecorder {
     private(set) var records: [RoutingRecord] = []
     init(_ window: Window) { window.observer = { [unowned self] in self.records.append($0) } }

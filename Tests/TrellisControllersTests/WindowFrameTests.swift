@@ -143,7 +143,6 @@ import TrellisWire
 
 /// Places its first subview `offset` cells in from the left, in `layoutSubviews`: a
 /// container that moves a child by laying out.
-@MainActor
 final class OffsetLayoutView: View {
     var offset = 1
     override func layoutSubviews() {
@@ -153,7 +152,6 @@ final class OffsetLayoutView: View {
 }
 
 /// Counts its `viewDidLayoutSubviews`.
-@MainActor
 final class LayoutCountingController: ViewController {
     var layouts = 0
     override func viewDidLayoutSubviews() {

@@ -58,7 +58,6 @@ extension Window {
 }
 
 /// A clock tests move by hand, so animations finish when the test says.
-@MainActor
 final class ManualClock {
     var seconds = 1000.0
     func install(on window: Window) { window.animator.now = { [unowned self] in self.seconds } }

@@ -1,4 +1,5 @@
 import Testing
+import TrellisTestSupport
 import TrellisCanvas
 @testable import TrellisViews
 
@@ -94,9 +95,9 @@ import TrellisCanvas
 
     /// UIKit breaks a constraint it cannot satisfy and says so; the rest still holds.
     @Test func unsatisfiableRequiredConstraintIsBrokenAndLogged() {
-        var messages: [String] = []
+        let said = SaidLines()
         let saved = View.diagnostics
-        View.diagnostics = { messages.append($0) }
+        View.diagnostics = { said.add($0) }
         defer { View.diagnostics = saved }
         let root = View(frame: Rect(x: 0, y: 0, width: 40, height: 10))
         let v = View()
@@ -114,9 +115,9 @@ import TrellisCanvas
         // The one whose addition made the set unsatisfiable is broken: the later one.
         #expect(v.frame.width == 10)
         #expect(width20.isBroken && !width10.isBroken)
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("Unable to simultaneously satisfy constraints") == true)
-        #expect(messages.first?.contains("box.width") == true)
+        #expect(said.lines.count == 1)
+        #expect(said.lines.first?.contains("Unable to simultaneously satisfy constraints") == true)
+        #expect(said.lines.first?.contains("box.width") == true)
     }
 
     @Test func lowerPriorityGivesWay() {
@@ -136,15 +137,15 @@ import TrellisCanvas
     }
 
     @Test func activatingWithoutACommonAncestorIsReportedNotCrashing() {
-        var messages: [String] = []
+        let said = SaidLines()
         let saved = View.diagnostics
-        View.diagnostics = { messages.append($0) }
+        View.diagnostics = { said.add($0) }
         defer { View.diagnostics = saved }
         let a = View(), b = View()
         let c = a.widthAnchor.constraint(equalTo: b.widthAnchor)
         c.isActive = true
         #expect(!c.isActive)
-        #expect(messages.first?.contains("no common ancestor") == true)
+        #expect(said.lines.first?.contains("no common ancestor") == true)
     }
 
     /// S4-1: pages pinned in a content view pinned to the scroll view's edges, each page as

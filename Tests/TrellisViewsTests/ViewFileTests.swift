@@ -245,9 +245,8 @@ import TrellisWire
     }
 }
 
-@MainActor
 final class FakeOwner: Responder, ViewOwner {
-    static let shared = FakeOwner()
+    @MainActor static let shared = FakeOwner()
     func viewWillLayoutSubviews() {}
     func viewDidLayoutSubviews() {}
     func refusalToEmbed(in superview: View) -> String? { nil }
