@@ -2,9 +2,10 @@ import Testing
 import TrellisCanvas
 import TrellisControllers
 
-/// docs/LIFECYCLE.md, "Timers": a controller's timer fires on the main actor, once or
-/// repeatedly, until it is invalidated, its controller is released, or — if asked — the
-/// controller disappears (issue 21).
+/// docs/LIFECYCLE.md, "Timers": a controller's timer fires on its tree's loop — the main
+/// actor's here, for a controller in no window — once or repeatedly, until it is
+/// invalidated, its controller is released, or — if asked — the controller disappears
+/// (issue 21).
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct ControllerTimerTests {
     /// Lets the main actor run the timers for `duration`.
