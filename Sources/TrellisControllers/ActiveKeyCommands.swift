@@ -42,10 +42,10 @@ extension Window {
     }
 
     /// Every `KeyCommandFooter` in the window's tree. Found by walking the tree only when a
-    /// view joined or left one since (`View.treeChanges`): this runs after every input, in
+    /// view joined or left one since (`ViewTree.treeChanges`): this runs after every input, in
     /// every host, and the tree seldom changes between two.
     var keyCommandFooters: [KeyCommandFooter] {
-        if let found = footersFound, found.at == View.treeChanges {
+        if let found = footersFound, found.at == tree.treeChanges {
             return found.footers.compactMap(\.footer)
         }
         var footers: [KeyCommandFooter] = []
@@ -54,7 +54,7 @@ extension Window {
             for s in v.subviews { find(s) }
         }
         find(rootView)
-        footersFound = (View.treeChanges, footers.map { WeakFooter(footer: $0) })
+        footersFound = (tree.treeChanges, footers.map { WeakFooter(footer: $0) })
         return footers
     }
 

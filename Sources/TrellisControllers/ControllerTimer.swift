@@ -7,9 +7,10 @@ import TrellisViews
 /// a callback, and never while a call to another process waits for its answer
 /// (docs/TRANSPORT.md, "One call") — it runs as a turn of its tree's loop (`TreeLoop`;
 /// in a host, a main-actor task), which a call's wait does not serve. A change it makes
-/// to a view draws itself (`ViewTree.changed`). Foundation's `Timer` needs a run loop, which a Trellis host does not run; this is the timer to use
-/// (Textual's `set_interval`, UIKit's `Timer` on the main run loop). Rules in
-/// docs/LIFECYCLE.md, "Timers".
+/// to a view draws itself (`ViewTree.observe`). Foundation's `Timer` needs a run loop,
+/// which a Trellis host does not run; this is the timer to use (Textual's
+/// `set_interval`, UIKit's `Timer` on the main run loop). Rules in docs/LIFECYCLE.md,
+/// "Timers".
 public final class ControllerTimer {
     /// What, besides `invalidate()` and the controller's release, ends the timer.
     public enum Lifetime: Sendable {

@@ -34,7 +34,7 @@ extension Window {
     /// would draw whole; a label's change recomposes one row, not the window. Any other
     /// change composes everything. Either way the screen ends up as `compose()` draws it.
     ///
-    /// While no view moved (`View.arrangementChanges` stayed, after layout) and no
+    /// While no view moved (`ViewTree.arrangementChanges` stayed, after layout) and no
     /// animation ran, the layers are the ones the last frame composed, in the same places:
     /// they are kept, and only the domains that asked to be redrawn are, without walking
     /// the tree for viewports again — the work a label's change costs its host before the
@@ -46,13 +46,13 @@ extension Window {
         declarations = []
         // Nothing asked for layout or display since the last frame was composed (a
         // container's host answering a touch it only passed on): nothing to compose.
-        if framed.size == size, framedPlaces != nil, framedAt == View.changes, !animating, !animator.isInterpolating,
+        if framed.size == size, framedPlaces != nil, framedAt == tree.changes, !animating, !animator.isInterpolating,
             framedAnimatorAt == animator.changes, !animator.hasUndeclared
         {
             return nil
         }
         // Read before composing: a view that asks again while being drawn is composed again.
-        framedAt = View.changes
+        framedAt = tree.changes
         // Lifted layers are not among the kept ones: while any is, every frame arranges.
         let animated = animating || animator.isInterpolating || framedAnimatorAt != animator.changes
             || animator.hasUndeclared || !liftedSurfaces.isEmpty
@@ -66,7 +66,7 @@ extension Window {
         }
         // Laid out first: what only asked for layout may have moved nothing.
         rootView.layoutIfNeeded()
-        if !animated, let places = framedPlaces, let kept = framedOwners, kept.at == View.arrangementChanges,
+        if !animated, let places = framedPlaces, let kept = framedOwners, kept.at == tree.arrangementChanges,
             let arrangement = redraw(places, owners: kept.owners)
         {
             Composition.compose(arrangement.layers, into: &framed, rows: arrangement.changedRows)
@@ -74,7 +74,7 @@ extension Window {
         }
         // Read before arranging: layout during it may move things, and then the next frame
         // arranges again rather than trusting what this one found.
-        let at = View.arrangementChanges
+        let at = tree.arrangementChanges
         let arrangement = arrange(takingChangedRows: true)
         if arrangement.places == framedPlaces {
             Composition.compose(arrangement.layers, into: &framed, rows: arrangement.changedRows)

@@ -200,17 +200,17 @@ public final class Window {
     /// everything and keeps the new ones).
     var framed = Surface(size: .zero)
     var framedPlaces: [LayerPlace]?
-    /// Whose surface each of those layers is, and `View.arrangementChanges` when they were
+    /// Whose surface each of those layers is, and `ViewTree.arrangementChanges` when they were
     /// arranged: while the count stands, the next frame reuses them.
     var framedOwners: (at: UInt64, owners: [WeakController])?
-    /// `View.changes` when the last frame was composed, and whether an animation ran then.
+    /// `ViewTree.changes` when the last frame was composed, and whether an animation ran then.
     var framedAt: UInt64 = 0
     var animating = false
     /// `animator.changes` when the last frame was composed.
     var framedAnimatorAt: UInt64 = 0
 
     // The footers (ActiveKeyCommands.swift).
-    /// The footers in the tree when `View.treeChanges` was `at`.
+    /// The footers in the tree when `ViewTree.treeChanges` was `at`.
     var footersFound: (at: UInt64, footers: [WeakFooter])?
 
     // The render cache (Window+Rendering.swift).

@@ -253,7 +253,7 @@ public final class ChildHost {
     }
 
     /// Asks for a frame to be sent at the end of this turn. A view's change needs no such
-    /// call — it draws itself (`ViewTree.changed`); this is for what the views cannot see.
+    /// call — it draws itself (`ViewTree.observe`); this is for what the views cannot see.
     public func setNeedsFrame() { publisher?.setNeedsFrame() }
 
     /// What the compositor asks of a host that is not the root: only `redraw`.

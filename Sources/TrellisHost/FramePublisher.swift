@@ -30,17 +30,17 @@ final class FramePublisher {
     /// The input that caused the next frame, if one did (the latest wins).
     private var trace: UInt64 = 0
 
-    /// Listens for every change of the window's views (`ViewTree.changed`): a label a
+    /// Listens for every change of the window's views (`ViewTree.observe`): a label a
     /// timer or a `Task` changed is sent on the next turn like one input changed.
     init(link: Link, window: Window) {
         self.link = link
         self.window = window
-        window.tree.changed = { [weak self] in self?.setNeedsFrame() }
+        window.tree.observe(by: self) { [weak self] in self?.setNeedsFrame() }
         window.showsNow = { [weak self] in self?.showNow() }
     }
 
     isolated deinit {
-        window.tree.changed = nil
+        window.tree.stopObserving(by: self)
     }
 
     func setNeedsFrame() {

@@ -1,4 +1,3 @@
-import Synchronization
 import TrellisCanvas
 import TrellisWire
 
@@ -108,7 +107,7 @@ open class View: Responder {
             view.removeFromSuperview(notifying: false)
             subviews.insert(view, at: min(max(0, index), subviews.count))
             view.superview = self
-            View.counts.treeChanges.wrappingAdd(1, ordering: .relaxed)
+            tree?.joinedOrLeft()
             view.didMoveToSuperview()
             view.owner?.rootViewDidMove(from: old)
             // Moved within its window it keeps focus, as in UIKit; into another tree, it
@@ -145,7 +144,7 @@ open class View: Responder {
         LayoutConstraint.deactivateConstraints(crossing: self)
         parent.subviews.removeAll { $0 === self }
         superview = nil
-        View.counts.treeChanges.wrappingAdd(1, ordering: .relaxed)
+        parent.tree?.joinedOrLeft()
         parent.setNeedsLayout()
         didMoveToSuperview()
         if notifying { owner?.rootViewDidMove(from: parent) }
@@ -348,28 +347,6 @@ open class View: Responder {
         if root === self, let parent = root.superview { parent.layoutRoot.layoutEngine.invalidateIntrinsicSize(of: self) }
     }
 
-    /// A count, for the whole process, that moves whenever any view asks for layout or
-    /// display: every change to what a view tree shows does one or the other. A window
-    /// that composed at one count has nothing new to compose while it stays there.
-    public static var changes: UInt64 { counts.changes.load(ordering: .relaxed) }
-
-    /// A count, for the whole process, that moves whenever a view changes where things are
-    /// drawn — a frame, bounds, visibility, clipping, the tree — but not for a change of
-    /// content alone (`setNeedsDisplay`), nor for a request for layout (`setNeedsLayout`),
-    /// which moves it only if the layout moves something. While it stays where it was
-    /// after layout, every controller's viewport is where it was, so a window can
-    /// recompose the layers it kept without walking the tree for them again.
-    public static var arrangementChanges: UInt64 { counts.arrangementChanges.load(ordering: .relaxed) }
-
-    /// A count, for the whole process, that moves whenever a view joins or leaves a
-    /// superview. While it stays where it was, every tree holds the views it held: a
-    /// window finds its footers again only when it moved (`Window.refreshKeyCommandFooters`).
-    public static var treeChanges: UInt64 { counts.treeChanges.load(ordering: .relaxed) }
-
-    /// Process-wide atomics, not per tree: trees on any thread move them, a move by another
-    /// tree only makes a window compose once more for nothing, and no tree walk is needed.
-    private static let counts = ChangeCounts()
-
     /// The tree this view is in, as its root holds it; nil for a view in no hosted tree.
     public var tree: ViewTree? {
         var v = self
@@ -380,13 +357,8 @@ open class View: Responder {
     /// Set on the root of a tree by its owner (a window): see `ViewTree`.
     public var hostedTree: ViewTree?
 
-    private func treeChanged() {
-        tree?.changed?()
-    }
-
     public func setNeedsLayout() {
-        View.counts.changes.wrappingAdd(1, ordering: .relaxed)
-        treeChanged()
+        tree?.changed()
         needsLayout = true
         // The pass starts at a layout root; an ancestor that does not need layout itself
         // still walks down to the views that do.
@@ -473,15 +445,11 @@ open class View: Responder {
     /// never drawn into this one (`ViewRenderer`) — but where the layers go is not, so the
     /// window arranges them again (a tab switch redrew the tab bar's whole surface, issue 20).
     private func viewportsChanged() {
-        View.counts.changes.wrappingAdd(1, ordering: .relaxed)
-        View.counts.arrangementChanges.wrappingAdd(1, ordering: .relaxed)
-        treeChanged()
+        tree?.changed(arrangement: true)
     }
 
     private func markNeedsDisplay(everywhere: Bool) {
-        View.counts.changes.wrappingAdd(1, ordering: .relaxed)
-        if everywhere { View.counts.arrangementChanges.wrappingAdd(1, ordering: .relaxed) }
-        treeChanged()
+        tree?.changed(arrangement: everywhere)
         needsDisplay = true
         let root = layoutRoot
         root.subtreeNeedsDisplay = true
@@ -559,9 +527,3 @@ open class View: Responder {
     }
 }
 
-/// `View`'s process-wide counts.
-private final class ChangeCounts: Sendable {
-    let changes = Atomic<UInt64>(0)
-    let arrangementChanges = Atomic<UInt64>(0)
-    let treeChanges = Atomic<UInt64>(0)
-}

@@ -185,7 +185,7 @@ import TrellisWire
     }
 
     /// Issue 20: the window finds its footers again only when a view joined or left a tree
-    /// (`View.treeChanges`), not after every input; a footer added or removed in between
+    /// (`ViewTree.treeChanges`), not after every input; a footer added or removed in between
     /// is still seen.
     @Test func aFooterThatJoinsTheTreeLaterListsTheCommandsAndOneThatLeftIsNoLongerSet() {
         let journal = Journal()

@@ -41,7 +41,7 @@ import TrellisViews
         func show() -> String {
             let window = Window(size: Size(width: 10, height: 2), loop: OwnerTurns(owner: self))
             let changes = self.changes
-            window.tree.changed = { changes.count += 1 }
+            window.tree.observe(by: changes) { changes.count += 1 }
             let root = Ticking(id: "Ticking")
             window.rootViewController = root
             window.makeKeyAndVisible()
