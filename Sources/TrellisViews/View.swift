@@ -107,6 +107,7 @@ open class View: Responder {
             view.removeFromSuperview(notifying: false)
             subviews.insert(view, at: min(max(0, index), subviews.count))
             view.superview = self
+            view.adopt(tree)
             tree?.joinedOrLeft()
             view.didMoveToSuperview()
             view.owner?.rootViewDidMove(from: old)
@@ -144,6 +145,8 @@ open class View: Responder {
         LayoutConstraint.deactivateConstraints(crossing: self)
         parent.subviews.removeAll { $0 === self }
         superview = nil
+        // A move (`notifying` false) is inserted at once, where it adopts its new tree.
+        if notifying { adopt(nil) }
         parent.tree?.joinedOrLeft()
         parent.setNeedsLayout()
         didMoveToSuperview()
@@ -347,15 +350,33 @@ open class View: Responder {
         if root === self, let parent = root.superview { parent.layoutRoot.layoutEngine.invalidateIntrinsicSize(of: self) }
     }
 
-    /// The tree this view is in, as its root holds it; nil for a view in no hosted tree.
-    public var tree: ViewTree? {
-        var v = self
-        while let s = v.superview { v = s }
-        return v.hostedTree
+    /// The tree this view is in — its root's `hostedTree` — or nil for a view in no hosted
+    /// tree. Kept on every view as it joins or leaves one, as UIKit's views keep their
+    /// window, so that a change reaches its tree without a walk to the root.
+    public private(set) var tree: ViewTree?
+
+    /// Set on the root of a tree by its owner (a window): see `ViewTree`. Kept as `tree`
+    /// and a flag, not a field of its own: every view would carry it, and only roots use it.
+    public var hostedTree: ViewTree? {
+        get { hostsTree ? tree : nil }
+        set {
+            hostsTree = newValue != nil
+            spread(newValue ?? superview?.tree)
+        }
     }
 
-    /// Set on the root of a tree by its owner (a window): see `ViewTree`.
-    public var hostedTree: ViewTree?
+    /// This view and its subviews are now in `inherited`'s tree, unless this view is a
+    /// root of its own. Stops where nothing changes: a move within one tree costs nothing.
+    private func adopt(_ inherited: ViewTree?) {
+        guard !hostsTree else { return }
+        spread(inherited)
+    }
+
+    private func spread(_ tree: ViewTree?) {
+        guard tree !== self.tree else { return }
+        self.tree = tree
+        for s in subviews { s.adopt(tree) }
+    }
 
     public func setNeedsLayout() {
         tree?.changed()
@@ -369,6 +390,7 @@ open class View: Responder {
         }
     }
     var subtreeNeedsLayout = true
+    private var hostsTree = false
 
     /// Lays out subviews. The default places views that use constraints; override to
     /// place subviews yourself (S0-1), calling `super` if constraints matter too.
