@@ -1,4 +1,5 @@
 import TrellisViews
+
 /// A controller's timer: fires on its tree's loop after `interval`, once or repeatedly,
 /// until it is invalidated — by `invalidate()`, by the controller's release, or, if
 /// asked, by the controller's `viewDidDisappear`.
@@ -74,9 +75,9 @@ public final class ControllerTimer {
 }
 
 extension ViewController {
-    /// Fires `action` on this controller's tree's loop after `interval`, and every `interval` after that
-    /// if `repeats`, until the returned timer is invalidated, this controller is
-    /// released, or — with `.untilDisappear` — it disappears.
+    /// Fires `action` on this controller's tree's loop after `interval`, and every
+    /// `interval` after that if `repeats`, until the returned timer is invalidated, this
+    /// controller is released, or — with `.untilDisappear` — it disappears.
     @discardableResult
     public func scheduleTimer(
         after interval: Duration, repeats: Bool = false, lifetime: ControllerTimer.Lifetime = .controller,
