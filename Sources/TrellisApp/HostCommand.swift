@@ -123,6 +123,8 @@ struct HostCommand: ParsableCommand {
                 registry.register(name) { childID in children.proxy(for: childID ?? ControllerID(name) ?? "child") }
             }
         }
+        // The process's state is one whole: its host's controllers' and its actor children's.
+        let stateRestoration = StateRestoration()
         if !actorChildren.isEmpty {
             // Each actor child's frames go to the compositor on a link of its own, with the
             // pair the supervisor issued for it (none without keys: plain, as every link).
@@ -138,7 +140,8 @@ struct HostCommand: ParsableCommand {
                         View.diagnostics("Actor placement: no keys were issued for \(child); the compositor will refuse its frames")
                     }
                     return options
-                })
+                },
+                stateRestoration: stateRestoration)
             HostLifetime.actors = actors
             for name in actorChildren { actors.place(name, in: registry) }
         }
@@ -150,7 +153,7 @@ struct HostCommand: ParsableCommand {
         let host = try await ChildHost.start(
             controller: controller, parent: ControllerID(parent)!, endpoint: endpoint,
             compositor: try compositor ?? run.ipcEndpoint("compositor"), loop: loop, log: log, options: parentOptions,
-            compositorOptions: compositorOptions)
+            compositorOptions: compositorOptions, stateRestoration: stateRestoration)
         host.window.registry = registry
         // The loop now serves the links until a signal ends the process.
         HostLifetime.keep(host, log: log)

@@ -32,8 +32,10 @@ public final class RestorationCoder {
 /// view loads, so `viewDidLoad` builds what it shows from it. State that does not
 /// decode is reported, and the process starts fresh.
 ///
-/// Each window has its own (`Window.stateRestoration`), not the process: what is saved
-/// is what one host's tree shows, and the tree's loop ends the turn that saves it.
+/// It belongs to whoever owns the trees, not to the process as a global: a window has
+/// one (`Window.stateRestoration`), and the windows of one host share it — an actor
+/// child's and a controller hosted apart are part of their process's state — since it is
+/// touched only on their loop, which ends the turn that saves it.
 public final class StateRestoration {
     /// The largest state a process may keep: a controller's state, not its data.
     public static let maxBytes = 64 * 1024
@@ -55,7 +57,8 @@ public final class StateRestoration {
 
     struct Weak { weak var controller: ViewController? }
 
-    init(loop: TreeLoop) {
+    /// `loop` runs the save at the end of the turn: the loop of the trees that share it.
+    public init(loop: TreeLoop = MainActorLoop.shared) {
         self.loop = loop
     }
 

@@ -39,13 +39,17 @@ public final class Window {
     public let stateRestoration: StateRestoration
 
     /// `loop` runs the tree's later work (timers, saves): the main actor's, where a host
-    /// owns its windows.
-    public init(size: Size, log: RoutingLog = .disabled, host: String = "app", loop: TreeLoop = MainActorLoop.shared) {
+    /// owns its windows. `stateRestoration`: one the host's other windows share (on the
+    /// same loop), else the window's own.
+    public init(
+        size: Size, log: RoutingLog = .disabled, host: String = "app", loop: TreeLoop = MainActorLoop.shared,
+        stateRestoration: StateRestoration? = nil
+    ) {
         self.size = size
         self.log = log
         self.host = host
         tree = ViewTree(loop: loop)
-        stateRestoration = StateRestoration(loop: loop)
+        self.stateRestoration = stateRestoration ?? StateRestoration(loop: loop)
         let top = WindowRootView(frame: Rect(origin: .zero, size: size))
         rootView = top
         top.window = self

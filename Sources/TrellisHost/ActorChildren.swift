@@ -23,6 +23,7 @@ public final class ActorChildren {
     private let log: RoutingLog
     private let compositor: String?
     private let compositorOptions: @MainActor (ControllerID) -> LinkOptions?
+    private let stateRestoration: StateRestoration?
     private var hosts: [ControllerID: ChildHost] = [:]
 
     /// Numbers the endpoints of this process: an `inproc://` name is the process's.
@@ -30,27 +31,31 @@ public final class ActorChildren {
 
     private init(
         children: RemoteChildren, loop: IOLoop, log: RoutingLog, compositor: String?,
-        compositorOptions: @escaping @MainActor (ControllerID) -> LinkOptions?
+        compositorOptions: @escaping @MainActor (ControllerID) -> LinkOptions?, stateRestoration: StateRestoration?
     ) {
         self.children = children
         self.loop = loop
         self.log = log
         self.compositor = compositor
         self.compositorOptions = compositorOptions
+        self.stateRestoration = stateRestoration
     }
 
     /// Binds the parent end for the actor children of `parent`'s process. Their frames go
     /// to the compositor at `compositor` (none: a window without one, as in tests), each
-    /// child's link there with `compositorOptions(child)` (its keys).
+    /// child's link there with `compositorOptions(child)` (its keys). Their state is the
+    /// process's: `stateRestoration`, the one its host keeps (none: each child's own).
     public static func bind(
         parent: ControllerID, loop: IOLoop, log: RoutingLog, compositor: String?,
-        compositorOptions: @escaping @MainActor (ControllerID) -> LinkOptions? = { _ in nil }
+        compositorOptions: @escaping @MainActor (ControllerID) -> LinkOptions? = { _ in nil },
+        stateRestoration: StateRestoration? = nil
     ) async throws(LinkError) -> ActorChildren {
         let n = endpoints.add(1, ordering: .relaxed).newValue
         // Only this process can reach an inproc endpoint: no keys are needed on it.
         let children = try await RemoteChildren.bind(
             parent: parent, endpoint: "inproc://trellis-actors-\(n)-\(parent)", loop: loop, log: log)
-        return ActorChildren(children: children, loop: loop, log: log, compositor: compositor, compositorOptions: compositorOptions)
+        return ActorChildren(children: children, loop: loop, log: log, compositor: compositor, compositorOptions: compositorOptions,
+            stateRestoration: stateRestoration)
     }
 
     /// From now on, a controller of class `name` made by `registry` is hosted as an actor
@@ -81,7 +86,8 @@ public final class ActorChildren {
             do {
                 hosts[id] = try ChildHost.startActor(
                     controller: controller, parent: children.parentID, endpoint: children.link.endpoint,
-                    compositor: compositor, loop: loop, log: log, compositorOptions: compositorOptions(id))
+                    compositor: compositor, loop: loop, log: log, compositorOptions: compositorOptions(id),
+                    stateRestoration: stateRestoration)
             } catch {
                 View.diagnostics("Actor placement: \(id) could not be hosted: \(error)")
             }

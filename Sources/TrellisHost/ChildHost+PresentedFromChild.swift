@@ -137,7 +137,8 @@ extension ChildHost {
     private func hostApart(_ presented: ViewController, options: LinkOptions, compositorOptions: LinkOptions?) throws(LinkError) -> ChildHost {
         try ChildHost.startActor(
             controller: presented, parent: proxy.id, endpoint: link.endpoint, compositor: compositorLink?.endpoint,
-            loop: loop, log: log, options: options, compositorOptions: compositorOptions)
+            loop: loop, log: log, options: options, compositorOptions: compositorOptions,
+            stateRestoration: window.stateRestoration)
     }
 
     private nonisolated static func peer(of link: Link) -> String {

@@ -72,10 +72,12 @@ public final class ChildHost {
     /// the parent is not the compositor itself — to the compositor at `compositor`, where
     /// its frames go (with `compositorOptions`, else `options`: the two ends have
     /// different keys). The controller is the process's: its state is the one the parent
-    /// keeps for a restart (`StateRestoration`).
+    /// keeps for a restart (`StateRestoration`; `stateRestoration`, the process's, which
+    /// its actor children share, else one of its own).
     public static func start(
         controller: ViewController, parent: ControllerID, endpoint: String, compositor: String? = nil,
-        loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil
+        loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil,
+        stateRestoration: StateRestoration? = nil
     ) async throws(LinkError) -> ChildHost {
         let line = Switchboard.Line(log: log)
         let link = try await Link.connect(
@@ -83,7 +85,7 @@ public final class ChildHost {
             onMessage: line.onMessage, onPeer: line.onPeer(loop: loop))
         let host = ChildHost(
             controller: controller, parent: parent, link: link, line: line, log: log, timeout: options.requestTimeout,
-            placement: "process", loop: loop, options: options)
+            placement: "process", loop: loop, options: options, stateRestoration: stateRestoration)
         host.compositorOptions = compositorOptions
         if parent == compositorID {
             host.compositorLink = link
@@ -101,10 +103,12 @@ public final class ChildHost {
     /// this process, on the main actor, reached by its parent only over a link — the
     /// same messages, waits and log lines as a child in a process of its own. Made now,
     /// from the loop's thread, while the parent's code asks for the child and cannot
-    /// await. Its state is part of the process's, not kept apart.
+    /// await. Its state is part of the process's (`stateRestoration`, shared with the
+    /// process's host), not kept apart.
     public static func startActor(
         controller: ViewController, parent: ControllerID, endpoint: String, compositor: String?,
-        loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil
+        loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil,
+        stateRestoration: StateRestoration? = nil
     ) throws(LinkError) -> ChildHost {
         let line = Switchboard.Line(log: log)
         let link = try Link.connectNow(
@@ -112,7 +116,7 @@ public final class ChildHost {
             onMessage: line.onMessage, onPeer: line.onPeer(loop: loop))
         let host = ChildHost(
             controller: controller, parent: parent, link: link, line: line, log: log, timeout: options.requestTimeout,
-            placement: "actor", loop: loop, options: options)
+            placement: "actor", loop: loop, options: options, stateRestoration: stateRestoration)
         host.compositorOptions = compositorOptions
         if let compositor {
             let compositorLine = Switchboard.Line(log: log)
@@ -126,7 +130,7 @@ public final class ChildHost {
 
     private init(
         controller: ViewController, parent: ControllerID, link: Link, line: Switchboard.Line, log: RoutingLog,
-        timeout: Duration, placement: String, loop: IOLoop, options: LinkOptions
+        timeout: Duration, placement: String, loop: IOLoop, options: LinkOptions, stateRestoration: StateRestoration?
     ) {
         self.controller = controller
         self.placement = placement
@@ -136,7 +140,7 @@ public final class ChildHost {
         self.link = link
         self.line = line
         proxy = ParentProxy(id: parent, port: LinkPort(link: link, line: line, peer: nil, timeout: timeout))
-        window = Window(size: .zero, log: log, host: log.host)
+        window = Window(size: .zero, log: log, host: log.host, stateRestoration: stateRestoration)
         if parent == Self.compositorID {
             // The root has no parent (UIKit's root view controller): the compositor drives
             // it as a window drives its root.

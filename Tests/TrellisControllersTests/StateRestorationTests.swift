@@ -54,8 +54,35 @@ import TrellisControllers
         #expect(later.countAtViewDidLoad == 0)
     }
 
-    /// Each window keeps its own controllers' state: a controller in none has no one to
-    /// keep it, and says so rather than losing it silently.
+    /// A host's windows share its state (an actor child's window, a controller hosted
+    /// apart): one save holds the controllers of both, and each gets its part back.
+    @Test func theWindowsOfOneHostSaveAndRestoreAsOneWhole() async throws {
+        let host = Window(size: Size(width: 20, height: 5))
+        let actorChild = Window(size: Size(width: 20, height: 5), stateRestoration: host.stateRestoration)
+        let (parent, child) = (Counter(id: "Parent"), Counter(id: "Child"))
+        host.rootViewController = parent
+        actorChild.rootViewController = child
+        let bytes = await saved(in: host) {
+            parent.count = 1
+            child.count = 2
+            parent.setNeedsStateSave()
+            child.setNeedsStateSave()
+        }
+        let state = try #require(bytes)
+        // The process restarts: both windows again, the state handed back once.
+        let restarted = Window(size: Size(width: 20, height: 5))
+        let restartedChild = Window(size: Size(width: 20, height: 5), stateRestoration: restarted.stateRestoration)
+        try restarted.stateRestoration.received(state)
+        let (parentAgain, childAgain) = (Counter(id: "Parent"), Counter(id: "Child"))
+        restarted.rootViewController = parentAgain
+        restartedChild.rootViewController = childAgain
+        _ = (parentAgain.view, childAgain.view)
+        #expect(parentAgain.countAtViewDidLoad == 1)
+        #expect(childAgain.countAtViewDidLoad == 2)
+    }
+
+    /// A controller in no window has no one to keep its state, and says so rather than
+    /// losing it silently.
     @Test func aControllerInNoWindowSaysItsStateIsNotSaved() {
         let alone = Counter(id: "Alone")
         let said = diagnostics { alone.setNeedsStateSave() }

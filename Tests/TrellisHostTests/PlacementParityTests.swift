@@ -64,8 +64,10 @@ final class ParityRun {
         case .inline:
             break
         case .actor:
+            // The children's state is the process's, as a host's is (HostCommand).
             let actors = try await ActorChildren.bind(
-                parent: parent, loop: loop, log: log, compositor: try run.ipcEndpoint("compositor"))
+                parent: parent, loop: loop, log: log, compositor: try run.ipcEndpoint("compositor"),
+                stateRestoration: window.stateRestoration)
             self.actors = actors
             let seeds = ControllerRegistry()
             SeedControllers.register(in: seeds)
