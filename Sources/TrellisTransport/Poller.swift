@@ -62,7 +62,9 @@ struct Poller {
         #if os(Linux)
         let id = UInt64(bitPattern: Int64(source.id))
         if trellis_poller_set(all, 0, source.fd, id, 0) != 0 {
+            let e = trellis_errno()
             // Not a descriptor epoll can watch: ready whenever asked, as poll(2) has it.
+            precondition(e == EPERM, "IOLoop: cannot watch descriptor \(source.fd) of source \(source.id): errno \(e)")
             unpollable.append(source.id)
             return
         }
