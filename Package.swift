@@ -5,7 +5,8 @@
 //   SeededRandom      a seeded generator (SplitMix64): the same numbers from one seed on every machine
 //   CZeroMQ           libzmq from the system, nothing else
 //   CPlatform         the OS and libdispatch calls an I/O loop needs: wake-ups, thread names,
-//                     CPU affinity, the main queue's hooks, a lane's Unix stream sockets
+//                     CPU affinity, the main queue's hooks
+//   CEpoll            Linux's epoll, what an I/O loop sleeps in (apart from CPlatform's _GNU_SOURCE)
 //   TrellisWire       the wire protocol: message values and their binary encoding (no I/O), the
 //                     reserved ids, the terminal-traits rule, the `tree` reply (ControllerDescription)
 //   TrellisSession    a session's private run directory, its state file, and the processes it
@@ -73,13 +74,16 @@ let package = Package(
         // Header only: the OS and libdispatch calls an I/O loop needs (wake-ups, thread
         // names, CPU affinity, the main queue's hooks), nothing to link beyond libc.
         .systemLibrary(name: "CPlatform", path: "Sources/CPlatform"),
+        // Header only: <sys/epoll.h>, which Swift's Glibc does not bring, kept apart from
+        // CPlatform's _GNU_SOURCE (Sources/CEpoll/epoll.h says why).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "TrellisWire"),
         .target(name: "TrellisSession"),
         .target(name: "TrellisLog", dependencies: ["SeededRandom", "TrellisWire", "TrellisSession"]),
         .target(
             name: "TrellisTransport",
             dependencies: [
-                "CZeroMQ", "CPlatform", "TrellisWire", "TrellisSession", "TrellisLog",
+                "CZeroMQ", "CPlatform", "CEpoll", "TrellisWire", "TrellisSession", "TrellisLog",
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),

@@ -3,8 +3,10 @@
 
 /* What an I/O loop needs of the OS and of libdispatch that differs between Linux and
    Darwin, or that Swift's Glibc/Darwin modules do not reach: a wake-up descriptor,
-   thread names, CPU affinity, the main queue's run-loop hooks, and the Unix stream
-   sockets of a link's lane. One call each, the platform's difference behind it. */
+   thread names, CPU affinity, and the main queue's run-loop hooks. One call each, the
+   platform's difference behind it. (Sockets and epoll are called from Swift, through
+   Glibc: included here, under _GNU_SOURCE, their headers would define fd_set apart from
+   libdispatch's module, and a module importing both would not build.) */
 
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* pthread_setname_np */
@@ -14,10 +16,6 @@
 #include <fcntl.h>
 #include <errno.h>
 #include <pthread.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <sys/uio.h>
-#include <sys/un.h>
 #if defined(__linux__)
 #include <sys/eventfd.h>
 #endif
@@ -77,111 +75,6 @@ static inline void trellis_thread_set_name(const char *name) {
 
 static inline int trellis_errno(void) { return errno; }
 
-/* A lane (docs/TRANSPORT.md, "Lanes"): a Unix stream socket between two processes,
-   non-blocking and closed on exec. Each returns -1 with errno on failure;
-   ENAMETOOLONG for a path sun_path cannot hold. */
-static inline int trellis_lane_address(const char *path, struct sockaddr_un *addr) {
-    size_t n = strlen(path);
-    if (n == 0 || n >= sizeof addr->sun_path) { errno = ENAMETOOLONG; return -1; }
-    memset(addr, 0, sizeof *addr);
-    addr->sun_family = AF_UNIX;
-    memcpy(addr->sun_path, path, n);
-    return 0;
-}
-
-static inline int trellis_lane_socket(void) {
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    if (fd < 0) return -1;
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-    fcntl(fd, F_SETFD, FD_CLOEXEC);
-    return fd;
-}
-
-/* Listens at `path`, which must not exist. */
-static inline int trellis_lane_listen(const char *path) {
-    struct sockaddr_un addr;
-    if (trellis_lane_address(path, &addr) != 0) return -1;
-    int fd = trellis_lane_socket();
-    if (fd < 0) return -1;
-    if (bind(fd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(fd, 64) != 0) {
-        int e = errno; close(fd); errno = e; return -1;
-    }
-    return fd;
-}
-
-/* Connects to `path`. A Unix stream connect completes at once or fails (EAGAIN: the
-   listener's backlog is full). */
-static inline int trellis_lane_connect(const char *path) {
-    struct sockaddr_un addr;
-    if (trellis_lane_address(path, &addr) != 0) return -1;
-    int fd = trellis_lane_socket();
-    if (fd < 0) return -1;
-    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) { int e = errno; close(fd); errno = e; return -1; }
-    return fd;
-}
-
-/* A waiting connection, or -1 (EAGAIN when none waits). */
-static inline int trellis_lane_accept(int listener) {
-    int fd = accept(listener, 0, 0);
-    if (fd < 0) return -1;
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-    fcntl(fd, F_SETFD, FD_CLOEXEC);
-    return fd;
-}
-
-/* Writes up to three buffers in order with one call, without SIGPIPE: the bytes
-   written, or -1 with errno (EAGAIN: the socket's buffer is full). */
-static inline long trellis_lane_send(int fd, const void *a, size_t an, const void *b, size_t bn, const void *c, size_t cn) {
-    struct iovec iov[3] = {{(void *)a, an}, {(void *)b, bn}, {(void *)c, cn}};
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = iov;
-    msg.msg_iovlen = 3;
-#if defined(MSG_NOSIGNAL)
-    return (long)sendmsg(fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
-#else
-    return (long)sendmsg(fd, &msg, MSG_DONTWAIT);
-#endif
-}
-
-/* Reads what is there, up to `n` bytes: the count, 0 at the end of the stream, or -1
-   with errno (EAGAIN: nothing yet). */
-static inline long trellis_lane_receive(int fd, void *into, size_t n) {
-    return (long)recv(fd, into, n, MSG_DONTWAIT);
-}
-
-static inline void trellis_lane_close(int fd) { close(fd); }
-
-#if defined(__linux__)
-#include <sys/epoll.h>
-/* An I/O loop's epoll set (docs/TRANSPORT.md, "What a loop sleeps in"): descriptors
-   registered once, each with the loop's id for its source; a wait returns only the
-   ready ones. Level-triggered, as poll(2) is. */
-static inline int trellis_poller_open(void) { return epoll_create1(EPOLL_CLOEXEC); }
-
-/* op: 0 add, 1 change, 2 remove. */
-static inline int trellis_poller_set(int set, int op, int fd, unsigned long long id, int writable) {
-    struct epoll_event event;
-    memset(&event, 0, sizeof event);
-    event.events = EPOLLIN | (writable ? EPOLLOUT : 0);
-    event.data.u64 = id;
-    int ops[3] = {EPOLL_CTL_ADD, EPOLL_CTL_MOD, EPOLL_CTL_DEL};
-    return epoll_ctl(set, ops[op < 0 || op > 2 ? 0 : op], fd, &event);
-}
-
-/* Waits up to `timeout` ms (-1: no limit); fills ids[i] and flags[i] (1: readable, a
-   hang-up or an error, which reading reports; 2: writable) and returns how many, or -1. */
-static inline int trellis_poller_wait(int set, unsigned long long *ids, int *flags, int capacity, int timeout) {
-    struct epoll_event events[64];
-    if (capacity > 64) capacity = 64;
-    int n = epoll_wait(set, events, capacity, timeout);
-    for (int i = 0; i < n; i++) {
-        ids[i] = events[i].data.u64;
-        flags[i] = ((events[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) ? 1 : 0) | ((events[i].events & EPOLLOUT) ? 2 : 0);
-    }
-    return n;
-}
-#endif
 
 /* The CPU the calling thread runs on, and a thread's (by kernel id) CPU mask: how
    an I/O loop keeps libzmq's I/O thread beside it. Elsewhere than Linux they fail

@@ -1,4 +1,3 @@
-import CPlatform
 import Foundation
 import TrellisWire
 
@@ -66,13 +65,13 @@ final class Lane {
             let n = prefix.withUnsafeBytes { a in
                 header.withUnsafeBytes { b in
                     body.withUnsafeBytes { c in
-                        trellis_lane_send(fd, a.baseAddress, a.count, b.baseAddress, b.count, c.baseAddress, c.count)
+                        UnixStream.send(fd, a, b, c)
                     }
                 }
             }
             if n == total { return }
             if n < 0 {
-                let e = trellis_errno()
+                let e = errno
                 guard e == EAGAIN || e == EWOULDBLOCK || e == EINTR else { throw fail(e) }
             } else {
                 sent = n
@@ -92,10 +91,10 @@ final class Lane {
         if let failed { throw .failed(failed) }
         while isWaitingToWrite {
             let n = queued.withUnsafeBytes { q in
-                trellis_lane_send(fd, q.baseAddress! + queuedStart, q.count - queuedStart, nil, 0, nil, 0)
+                UnixStream.send(fd, UnsafeRawBufferPointer(rebasing: q[queuedStart...]))
             }
             if n < 0 {
-                let e = trellis_errno()
+                let e = errno
                 if e == EINTR { continue }
                 if e == EAGAIN || e == EWOULDBLOCK { return }
                 throw fail(e)
@@ -123,10 +122,10 @@ final class Lane {
     /// Reads what the socket holds into `reader`.
     func receive() -> Received {
         while true {
-            let n = reader.fill { free in trellis_lane_receive(fd, free.baseAddress, free.count) }
+            let n = reader.fill { free in UnixStream.receive(fd, into: free) }
             if n > 0 { return .bytes }
             if n == 0 { return .ended(Self.endOfStream) }
-            let e = trellis_errno()
+            let e = errno
             if e == EINTR { continue }
             if e == EAGAIN || e == EWOULDBLOCK { return .nothing }
             return .ended("read failed: \(String(cString: strerror(e)))")
@@ -136,7 +135,7 @@ final class Lane {
     /// A child end's, first on a new connection: all of it or nothing (a new socket's
     /// buffer always has room for it).
     func writeToken(_ token: [UInt8]) -> Bool {
-        token.withUnsafeBytes { trellis_lane_send(fd, $0.baseAddress, $0.count, nil, 0, nil, 0) } == token.count
+        token.withUnsafeBytes { UnixStream.send(fd, $0) } == token.count
     }
 
     /// A parent end's: reads the token, up to its size and no further, so that what
@@ -144,10 +143,11 @@ final class Lane {
     func readToken() -> Bool {
         while token.count < Self.tokenSize {
             var chunk = [UInt8](repeating: 0, count: Self.tokenSize - token.count)
-            let n = chunk.withUnsafeMutableBytes { trellis_lane_receive(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { UnixStream.receive(fd, into: $0) }
             if n > 0 { token += chunk.prefix(n); continue }
-            if n < 0 && trellis_errno() == EINTR { continue }
-            return !(n == 0 || (n < 0 && trellis_errno() != EAGAIN && trellis_errno() != EWOULDBLOCK))
+            let e = errno
+            if n < 0 && e == EINTR { continue }
+            return !(n == 0 || (n < 0 && e != EAGAIN && e != EWOULDBLOCK))
         }
         return true
     }
@@ -155,7 +155,7 @@ final class Lane {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        trellis_lane_close(fd)
+        UnixStream.close(fd)
     }
 
     deinit { close() }

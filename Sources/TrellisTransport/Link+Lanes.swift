@@ -1,4 +1,3 @@
-import CPlatform
 import Foundation
 import TrellisLog
 import TrellisWire
@@ -49,15 +48,15 @@ extension Link {
     /// long for a Unix socket, say) the link goes on over libzmq alone.
     func listenForLanes() {
         guard role == .parent, usesLanes, let path = Self.lanePath(endpoint) else { return }
-        var fd = trellis_lane_listen(path)
-        if fd < 0 && trellis_errno() == EADDRINUSE {
+        var fd = UnixStream.listen(at: path)
+        if fd < 0 && errno == EADDRINUSE {
             // A file left by a process that bound this endpoint before: libzmq has just
             // taken the endpoint itself from it.
             unlink(path)
-            fd = trellis_lane_listen(path)
+            fd = UnixStream.listen(at: path)
         }
         guard fd >= 0 else {
-            logEvent("no lanes: cannot listen at \(path): \(String(cString: strerror(trellis_errno())))")
+            logEvent("no lanes: cannot listen at \(path): \(String(cString: strerror(errno)))")
             return
         }
         let sourceID = loop.addSource(
@@ -70,7 +69,7 @@ extension Link {
     func acceptLanes() {
         guard let listener = lanes.listener else { return }
         while true {
-            let fd = trellis_lane_accept(listener.fd)
+            let fd = UnixStream.accept(listener.fd)
             if fd < 0 { break }
             let lane = Lane(fd: fd, accepted: MonotonicClock.nanoseconds())
             // Read until its token is whole: it may come after the connection.
@@ -192,10 +191,10 @@ extension Link {
             if case .success = result { logEvent("no lane: the parent declined to give a token") }
             return
         }
-        let fd = trellis_lane_connect(path)
+        let fd = UnixStream.connect(to: path)
         guard fd >= 0 else {
             lanes.asking = false
-            logEvent("no lane: cannot connect to \(path): \(String(cString: strerror(trellis_errno())))")
+            logEvent("no lane: cannot connect to \(path): \(String(cString: strerror(errno)))")
             return
         }
         let lane = Lane(fd: fd, peer: parent)
@@ -260,7 +259,7 @@ extension Link {
         lanes.tokens.removeAll()
         if let listener = lanes.listener {
             loop.removeSource(listener.sourceID)
-            trellis_lane_close(listener.fd)
+            UnixStream.close(listener.fd)
             unlink(listener.path)
         }
         lanes.listener = nil

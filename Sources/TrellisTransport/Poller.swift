@@ -1,6 +1,5 @@
-import CPlatform
-
 #if canImport(Glibc)
+import CEpoll
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -30,8 +29,7 @@ struct Poller {
     #if os(Linux)
     private let all: Int32
     private let nestedOnly: Int32
-    private var ids = [UInt64](repeating: 0, count: 64)
-    private var flags = [Int32](repeating: 0, count: 64)
+    private var events = [epoll_event](repeating: epoll_event(), count: 64)
     /// Sources epoll refuses (a regular file, which poll(2) reports always readable):
     /// reported readable at every wait, as poll(2) would.
     private var unpollable: [Int] = []
@@ -42,10 +40,10 @@ struct Poller {
     init(wakeFD: Int32, name: String) {
         self.wakeFD = wakeFD
         #if os(Linux)
-        all = trellis_poller_open()
-        nestedOnly = trellis_poller_open()
+        all = epoll_create1(Int32(EPOLL_CLOEXEC))
+        nestedOnly = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard all >= 0, nestedOnly >= 0 else { fatalError("IOLoop \(name): cannot create an epoll set") }
-        for set in [all, nestedOnly] where trellis_poller_set(set, 0, wakeFD, UInt64(bitPattern: Int64(Self.wakeID)), 0) != 0 {
+        for set in [all, nestedOnly] where Self.set(set, EPOLL_CTL_ADD, wakeFD, id: Self.wakeID) != 0 {
             fatalError("IOLoop \(name): cannot watch its wake-up descriptor")
         }
         #endif
@@ -58,17 +56,29 @@ struct Poller {
         #endif
     }
 
+    #if os(Linux)
+    private static let readableEvents = EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
+
+    /// Adds, changes or removes `fd` in `set`, watched for input (and output if
+    /// `writable`), level-triggered as poll(2) is, and reported with `id`.
+    private static func set(_ set: Int32, _ op: Int32, _ fd: Int32, id: Int, writable: Bool = false) -> Int32 {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue | (writable ? EPOLLOUT.rawValue : 0)
+        event.data.u64 = UInt64(bitPattern: Int64(id))
+        return epoll_ctl(set, op, fd, &event)
+    }
+    #endif
+
     mutating func add(_ source: IOLoop.Source) {
         #if os(Linux)
-        let id = UInt64(bitPattern: Int64(source.id))
-        if trellis_poller_set(all, 0, source.fd, id, 0) != 0 {
-            let e = trellis_errno()
+        if Self.set(all, EPOLL_CTL_ADD, source.fd, id: source.id) != 0 {
+            let e = errno
             // Not a descriptor epoll can watch: ready whenever asked, as poll(2) has it.
             precondition(e == EPERM, "IOLoop: cannot watch descriptor \(source.fd) of source \(source.id): errno \(e)")
             unpollable.append(source.id)
             return
         }
-        if source.servedWhileNested { _ = trellis_poller_set(nestedOnly, 0, source.fd, id, 0) }
+        if source.servedWhileNested { _ = Self.set(nestedOnly, EPOLL_CTL_ADD, source.fd, id: source.id) }
         #endif
     }
 
@@ -80,8 +90,8 @@ struct Poller {
             unpollable.remove(at: i)
             return
         }
-        _ = trellis_poller_set(all, 2, source.fd, 0, 0)
-        if source.servedWhileNested { _ = trellis_poller_set(nestedOnly, 2, source.fd, 0, 0) }
+        _ = Self.set(all, EPOLL_CTL_DEL, source.fd, id: source.id)
+        if source.servedWhileNested { _ = Self.set(nestedOnly, EPOLL_CTL_DEL, source.fd, id: source.id) }
         #endif
     }
 
@@ -93,14 +103,15 @@ struct Poller {
         for source in sources {
             guard let wants = source.wantsWritable?(), wants != source.pollsWritable else { continue }
             source.pollsWritable = wants
-            let id = UInt64(bitPattern: Int64(source.id))
-            _ = trellis_poller_set(all, 1, source.fd, id, wants ? 1 : 0)
-            if source.servedWhileNested { _ = trellis_poller_set(nestedOnly, 1, source.fd, id, wants ? 1 : 0) }
+            _ = Self.set(all, EPOLL_CTL_MOD, source.fd, id: source.id, writable: wants)
+            if source.servedWhileNested { _ = Self.set(nestedOnly, EPOLL_CTL_MOD, source.fd, id: source.id, writable: wants) }
         }
-        let n = trellis_poller_wait(
-            nested ? nestedOnly : all, &ids, &flags, Int32(ids.count), unpollable.isEmpty ? timeout : 0)
-        for i in 0..<Int(max(n, 0)) {
-            ready.append(Ready(id: Int(Int64(bitPattern: ids[i])), readable: flags[i] & 1 != 0, writable: flags[i] & 2 != 0))
+        let n = epoll_wait(nested ? nestedOnly : all, &events, Int32(events.count), unpollable.isEmpty ? timeout : 0)
+        for event in events.prefix(Int(max(n, 0))) {
+            // A hang-up or an error is read as input: reading is what reports it.
+            ready.append(Ready(
+                id: Int(Int64(bitPattern: event.data.u64)), readable: event.events & Self.readableEvents != 0,
+                writable: event.events & EPOLLOUT.rawValue != 0))
         }
         for id in unpollable {
             if let source = sources.first(where: { $0.id == id }), !nested || source.servedWhileNested {

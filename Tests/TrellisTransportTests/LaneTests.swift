@@ -1,4 +1,3 @@
-import CPlatform
 import Foundation
 import Testing
 import TrellisLog
@@ -137,18 +136,18 @@ struct LaneTests {
         let pair = try await Pair()
         #expect(await pair.laneOpen())
         let path = try #require(Link.lanePath(pair.parent.endpoint))
-        let stranger = trellis_lane_connect(path)
+        let stranger = UnixStream.connect(to: path)
         #expect(stranger >= 0)
         let token = [UInt8](repeating: 0x5A, count: Lane.tokenSize)
-        _ = token.withUnsafeBytes { trellis_lane_send(stranger, $0.baseAddress, $0.count, nil, 0, nil, 0) }
+        _ = token.withUnsafeBytes { UnixStream.send(stranger, $0) }
         #expect(await pair.session.wait { $0.contains { $0.outcome == .rejected && $0.reason == "lane: unknown token" } })
-        trellis_lane_close(stranger)
+        UnixStream.close(stranger)
         // A connection that says nothing at all is closed after the heartbeat timeout.
-        let silent = trellis_lane_connect(path)
+        let silent = UnixStream.connect(to: path)
         #expect(await pair.session.wait {
             $0.contains { $0.outcome == .rejected && $0.reason == "lane: no lane was opened with its token in time" }
         })
-        trellis_lane_close(silent)
+        UnixStream.close(silent)
         let answer = try await pair.child.request(.memoryWarning)
         #expect(answer.message == .ack)
         await pair.end()
@@ -161,7 +160,7 @@ struct LaneTests {
         // What a broken child would write: a length no message may have.
         let fd = try #require(await pair.child.laneDescriptor(to: "root"))
         let garbage: [UInt8] = [0xFF, 0xFF, 0xFF, 0x7F] + [UInt8](repeating: 0xEE, count: 200)
-        _ = garbage.withUnsafeBytes { trellis_lane_send(fd, $0.baseAddress, $0.count, nil, 0, nil, 0) }
+        _ = garbage.withUnsafeBytes { UnixStream.send(fd, $0) }
         #expect(await pair.session.wait { records in
             records.contains { $0.at == "root" && $0.outcome == .rejected && $0.reason?.hasSuffix("the lane is closed") == true }
         })
