@@ -15,7 +15,7 @@ final class Lane {
     var peer: ControllerID?
     var reader = LaneReader()
     /// A parent end's connection not yet claimed: the token read from it so far, and
-    /// when it was accepted (an unclaimed one is closed after the heartbeat timeout).
+    /// when it was accepted (an unclaimed one is closed after the request timeout).
     var token: [UInt8] = []
     let accepted: UInt64
     var sourceID: Int?

@@ -96,13 +96,16 @@ extension Link {
         lanes.unclaimed = kept
     }
 
-    /// Unclaimed connections older than the heartbeat timeout are closed.
+    /// Unclaimed connections older than the request timeout are closed: by then the child
+    /// that made one has given up waiting for its open's answer. (Not the heartbeat
+    /// timeout: a parent whose loop was held that long fires its timers before it reads
+    /// the open that came meanwhile.)
     func closeStaleLanes() {
         guard !lanes.unclaimed.isEmpty else { return }
         let now = MonotonicClock.nanoseconds()
         var kept: [Lane] = []
         for lane in lanes.unclaimed {
-            if now - lane.accepted > options.heartbeatTimeout.nanoseconds {
+            if now - lane.accepted > options.requestTimeout.nanoseconds {
                 refuseLane(lane, "no lane was opened with its token in time")
             } else {
                 kept.append(lane)

@@ -142,7 +142,7 @@ struct LaneTests {
         _ = token.withUnsafeBytes { UnixStream.send(stranger, $0) }
         #expect(await pair.session.wait { $0.contains { $0.outcome == .rejected && $0.reason == "lane: unknown token" } })
         UnixStream.close(stranger)
-        // A connection that says nothing at all is closed after the heartbeat timeout.
+        // A connection that says nothing at all is closed after the request timeout.
         let silent = UnixStream.connect(to: path)
         #expect(await pair.session.wait {
             $0.contains { $0.outcome == .rejected && $0.reason == "lane: no lane was opened with its token in time" }
