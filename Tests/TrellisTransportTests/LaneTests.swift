@@ -174,6 +174,30 @@ struct LaneTests {
         await pair.end()
     }
 
+    @Test("a well-formed message on a lane from another id than the lane's is refused, and the lane closed")
+    func anotherIDOnALaneIsRefused() async throws {
+        let pair = try await Pair()
+        #expect(await pair.laneOpen())
+        let fd = try #require(await pair.child.laneDescriptor(to: "root"))
+        let forged = LaneFraming.encode(Envelope(
+            sequence: 1, trace: 0, correlation: 0, source: "intruder", target: "root", flags: [], message: Pair.numbered(7)))
+        _ = forged.withUnsafeBytes { UnixStream.send(fd, $0) }
+        #expect(await pair.session.wait { records in
+            records.contains {
+                $0.at == "root" && $0.outcome == .rejected && $0.source == "intruder"
+                    && $0.reason?.hasPrefix("refused-id: source intruder is not child, whose lane it is") == true
+            }
+        })
+        #expect(pair.atParent.all.isEmpty)
+        // The child's own lane is gone with it; it opens another and goes on.
+        #expect(await pair.session.wait { records in
+            records.filter { $0.at == "root" && $0.reason == "lane open with child" }.count == 2
+        })
+        try await pair.child.send(Pair.numbered(8))
+        #expect(await pair.atParent.wait { $0 == [8] })
+        await pair.end()
+    }
+
     @Test("a parent without lanes declines, and the child stays on libzmq")
     func aParentWithoutLanesDeclines() async throws {
         var off = fastOptions()
