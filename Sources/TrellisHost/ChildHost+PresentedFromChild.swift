@@ -51,7 +51,7 @@ extension ChildHost {
             }
             // Posted, as `proxy.port.post` does, with its answer heard: a parent that
             // declines (it presents already, the stand-in is presented) presents nothing.
-            let loop = self.loop, trace = Switchboard.shared.trace
+            let loop = self.loop, trace = Switchboard.of(self.loop).trace
             link.now { l in
                 l.request(.request(Request(name: ProcessChildRequest.presentFromChild, payload: asked.payload)), trace: trace) { answer in
                     // No answer (a slow or lost parent) is not a refusal: its loss ends it.
@@ -151,7 +151,7 @@ extension ChildHost {
         for key: String, as id: ControllerID, at links: ArraySlice<Link>, then: @escaping @MainActor @Sendable (String?) -> Void
     ) {
         guard let next = links.first else { return then(nil) }
-        let payload = Link.vouchPayload(key, as: id), loop = self.loop, trace = Switchboard.shared.trace
+        let payload = Link.vouchPayload(key, as: id), loop = self.loop, trace = Switchboard.of(self.loop).trace
         next.now { l in
             l.request(.request(Request(name: Link.vouchRequest, payload: payload)), trace: trace) { answer in
                 let why: String? = switch answer {

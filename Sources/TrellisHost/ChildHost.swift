@@ -79,10 +79,10 @@ public final class ChildHost {
         loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil,
         stateRestoration: StateRestoration? = nil
     ) async throws(LinkError) -> ChildHost {
-        let line = Switchboard.Line(log: log)
+        let line = Switchboard.Line(log: log, loop: loop)
         let link = try await Link.connect(
             id: controller.id, parent: parent, endpoint: endpoint, loop: loop, log: log, options: options,
-            onMessage: line.onMessage, onPeer: line.onPeer(loop: loop))
+            onMessage: line.onMessage, onPeer: line.onPeer)
         let host = ChildHost(
             controller: controller, parent: parent, link: link, line: line, log: log, timeout: options.requestTimeout,
             placement: "process", loop: loop, options: options, stateRestoration: stateRestoration)
@@ -90,7 +90,7 @@ public final class ChildHost {
         if parent == compositorID {
             host.compositorLink = link
         } else if let compositor {
-            let compositorLine = Switchboard.Line(log: log)
+            let compositorLine = Switchboard.Line(log: log, loop: loop)
             host.connected(toCompositor: try await Link.connect(
                 id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log,
                 options: compositorOptions ?? options, onMessage: compositorLine.onMessage), line: compositorLine)
@@ -110,16 +110,16 @@ public final class ChildHost {
         loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil,
         stateRestoration: StateRestoration? = nil
     ) throws(LinkError) -> ChildHost {
-        let line = Switchboard.Line(log: log)
+        let line = Switchboard.Line(log: log, loop: loop)
         let link = try Link.connectNow(
             id: controller.id, parent: parent, endpoint: endpoint, loop: loop, log: log, options: options,
-            onMessage: line.onMessage, onPeer: line.onPeer(loop: loop))
+            onMessage: line.onMessage, onPeer: line.onPeer)
         let host = ChildHost(
             controller: controller, parent: parent, link: link, line: line, log: log, timeout: options.requestTimeout,
             placement: "actor", loop: loop, options: options, stateRestoration: stateRestoration)
         host.compositorOptions = compositorOptions
         if let compositor {
-            let compositorLine = Switchboard.Line(log: log)
+            let compositorLine = Switchboard.Line(log: log, loop: loop)
             host.connected(toCompositor: try Link.connectNow(
                 id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log,
                 options: compositorOptions ?? options, onMessage: compositorLine.onMessage), line: compositorLine)
@@ -296,7 +296,7 @@ public final class ChildHost {
         guard let old = compositorLink, old !== link else { return }
         closeCompositorLink()
         compositorLink = nil
-        let line = Switchboard.Line(log: log)
+        let line = Switchboard.Line(log: log, loop: loop)
         do {
             connected(toCompositor: try Link.connectNow(
                 id: controller.id, parent: Self.compositorID, endpoint: old.endpoint, loop: loop, log: log,
@@ -312,7 +312,7 @@ public final class ChildHost {
     /// part-way through handling something else, which the frame must not be composed in
     /// the middle of. Anything else's goes at the end of the turn.
     private func sendFrame(afterInput isInput: Bool) {
-        if isInput && !Switchboard.shared.isWaiting {
+        if isInput && !Switchboard.of(loop).isWaiting {
             publisher?.publishNow()
         } else {
             publisher?.setNeedsFrame()

@@ -29,6 +29,8 @@ final class FramePublisher {
     private var publishing = false
     /// The input that caused the next frame, if one did (the latest wins).
     private var trace: UInt64 = 0
+    /// Its link's loop's: the one whose calls and traces are this host's.
+    private var switchboard: Switchboard { Switchboard.of(link.loop) }
 
     /// Listens for every change of the window's views (`ViewTree.observe`): a label a
     /// timer or a `Task` changed is sent on the next turn like one input changed.
@@ -44,7 +46,7 @@ final class FramePublisher {
     }
 
     func setNeedsFrame() {
-        if Switchboard.shared.trace != 0 { trace = Switchboard.shared.trace }
+        if switchboard.trace != 0 { trace = switchboard.trace }
         // Layout while a frame is composed asks for display again: that frame shows it.
         guard !scheduled, !publishing else { return }
         scheduled = true
@@ -62,7 +64,7 @@ final class FramePublisher {
     /// Sends the frame now rather than at the end of the turn: for input, whose frame is
     /// what the person waits for, so it goes out before the input's answer does.
     func publishNow() {
-        if Switchboard.shared.trace != 0 { trace = Switchboard.shared.trace }
+        if switchboard.trace != 0 { trace = switchboard.trace }
         publish()
     }
 
@@ -71,7 +73,7 @@ final class FramePublisher {
     /// this thread waits on a child part-way through something else, or composes a frame
     /// itself: the tree may be half-changed then, as for input (`ChildHost.deliver`).
     private func showNow() {
-        guard !publishing, !Switchboard.shared.isWaiting else { return }
+        guard !publishing, !switchboard.isWaiting else { return }
         publishNow()
     }
 

@@ -24,12 +24,12 @@ public final class LinkPort: @MainActor RemotePort {
 
     public func exchange(_ message: Message, from source: ControllerID, to target: ControllerID) -> Reply? {
         beforeSending?()
-        return Switchboard.shared.call(message, over: link, line: line, to: peer, timeout: timeout)
+        return Switchboard.of(link.loop).call(message, over: link, line: line, to: peer, timeout: timeout)
     }
 
     public func exchange(_ messages: [Message], from source: ControllerID, to target: ControllerID) -> [Reply?] {
         beforeSending?()
-        return Switchboard.shared.call(messages, over: link, line: line, to: peer, timeout: timeout)
+        return Switchboard.of(link.loop).call(messages, over: link, line: line, to: peer, timeout: timeout)
     }
 
     /// Sent as it is, no ack asked: the peer's link hands it to the switchboard in order
@@ -38,7 +38,7 @@ public final class LinkPort: @MainActor RemotePort {
     /// matched, so it is not logged as an answer to nothing.
     public func post(_ message: Message, from source: ControllerID, to target: ControllerID) {
         beforeSending?()
-        let trace = Switchboard.shared.trace, peer = self.peer
+        let trace = Switchboard.of(link.loop).trace, peer = self.peer
         if message.kind == .request {
             link.now { l in l.request(message, to: peer, trace: trace) { _ in } }
         } else {

@@ -34,10 +34,10 @@ public final class RemoteChildren {
     public static func bind(
         parent: ControllerID, endpoint: String, loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions()
     ) async throws(LinkError) -> RemoteChildren {
-        let line = Switchboard.Line(log: log)
+        let line = Switchboard.Line(log: log, loop: loop)
         let link = try await Link.bind(
             id: parent, endpoint: endpoint, loop: loop, log: log, options: options,
-            onMessage: line.onMessage, onPeer: line.onPeer(loop: loop))
+            onMessage: line.onMessage, onPeer: line.onPeer)
         let children = RemoteChildren(link: link, line: line, parentID: parent, timeout: options.requestTimeout)
         line.attach(
             { [weak children] envelope in

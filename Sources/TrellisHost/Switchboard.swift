@@ -6,8 +6,11 @@ import TrellisTransport
 import TrellisWire
 
 /// How a controller calls a controller in another process, and how this process's
-/// controllers are called from others: the one mechanism, on the main actor of a loop
-/// that serves it (a host's main-thread loop; a main-queue loop in a test).
+/// controllers are called from others: the one mechanism, one per loop whose hosts it
+/// serves (`Switchboard.of`), on the main actor of a loop that serves it (a host's
+/// main-thread loop; a main-queue loop in a test). A link reaches the switchboard of
+/// its own loop, never a process-wide one: what its loop's hosts wait for and hold is
+/// that loop's alone.
 ///
 /// **A call** (`call`) sends one message over a link and waits — bounded — until the
 /// peer has handled it (its ack or reply), so that a call on a proxy behaves like a
@@ -32,8 +35,14 @@ import TrellisWire
 /// sends — calls, requests up, the frame it causes — carries it (`trellis trace`).
 @MainActor
 public final class Switchboard {
-    /// The process's switchboard: its main actor is one, so is this.
-    public static let shared = Switchboard()
+    /// The loop whose hosts this switchboard serves, and whose nested wait a call runs.
+    /// Unowned: the loop keeps its switchboard (`IOLoop.local`), so outlives it.
+    public unowned let loop: IOLoop
+
+    /// The switchboard of `loop`'s hosts, made on first use. On the loop's thread.
+    public static func of(_ loop: IOLoop) -> Switchboard {
+        loop.local { Switchboard(loop: loop) }
+    }
 
     /// Input (a touch, a key) whose turn comes later than this after its link read it
     /// is not run: it is answered `stale` and logged. A person who clicked a second ago
@@ -84,7 +93,9 @@ public final class Switchboard {
     private var drainQueued = false
     private var draining = false
 
-    private init() {}
+    private init(loop: IOLoop) {
+        self.loop = loop
+    }
 
     // MARK: Lines
 
@@ -100,14 +111,17 @@ public final class Switchboard {
         public typealias TouchesHandler = @MainActor (_ touches: [Envelope], _ more: () -> [Envelope]) -> [Reply?]
 
         nonisolated let log: RoutingLog
+        /// The loop of the link this line belongs to, whose switchboard holds its messages.
+        nonisolated let loop: IOLoop
         fileprivate var handler: Handler?
         fileprivate var touchesHandler: TouchesHandler?
         fileprivate var peerHandler: (@MainActor (PeerEvent) -> Void)?
         /// Peers known to have stopped answering: a call to one fails at once.
         fileprivate var lost: Set<ControllerID> = []
 
-        public nonisolated init(log: RoutingLog) {
+        public nonisolated init(log: RoutingLog, loop: IOLoop) {
             self.log = log
+            self.loop = loop
         }
 
         /// For the link: holds what it reads, and says it will answer itself.
@@ -116,8 +130,9 @@ public final class Switchboard {
                 let over: Link = link
                 let arrived = link.loop.passTime
                 precondition(link.loop.servesMainActor, "Switchboard: \(link.id)'s loop does not serve the main actor")
+                precondition(link.loop === loop, "Switchboard: \(link.id)'s line belongs to another loop")
                 MainActor.assumeIsolated {
-                    Switchboard.shared.hold(Held(line: self, item: .message(envelope, over: over, arrived: arrived)), on: over.loop)
+                    Switchboard.of(over.loop).hold(Held(line: self, item: .message(envelope, over: over, arrived: arrived)))
                 }
                 return .deferred
             }
@@ -125,14 +140,14 @@ public final class Switchboard {
 
         /// For the link: a peer connected or was lost. Known at once (a call to a lost
         /// peer fails without waiting); the handler hears of it in turn with the messages.
-        public nonisolated func onPeer(loop: IOLoop) -> @Sendable (PeerEvent) -> Void {
+        public nonisolated var onPeer: @Sendable (PeerEvent) -> Void {
             { [self] event in
                 MainActor.assumeIsolated {
                     switch event {
                     case .lost(let id): lost.insert(id)
                     case .connected(let id): lost.remove(id)
                     }
-                    Switchboard.shared.hold(Held(line: self, item: .peer(event)), on: loop)
+                    Switchboard.of(loop).hold(Held(line: self, item: .peer(event)))
                 }
             }
         }
@@ -149,7 +164,7 @@ public final class Switchboard {
             self.handler = handler
             touchesHandler = touches
             peerHandler = peers
-            Switchboard.shared.drain()
+            Switchboard.of(loop).drain()
         }
 
         /// Whether `peer` is known to have stopped answering.
@@ -174,10 +189,10 @@ public final class Switchboard {
     public func call(
         _ messages: [Message], over link: Link, line: Line, to peer: ControllerID?, timeout: Duration
     ) -> [Reply?] {
-        let loop = link.loop
         precondition(
             loop.servesMainActor && loop.isCurrent,
             "Switchboard: a call waits by running its link's loop, which must serve the main actor (IOLoop(mainThreadNamed:) or IOLoop(mainQueueNamed:))")
+        precondition(link.loop === loop && line.loop === loop, "Switchboard: \(link.id) is another loop's")
         let callee: ControllerID
         switch (peer, link.role) {
         case (let peer?, _): callee = peer
@@ -195,7 +210,7 @@ public final class Switchboard {
         defer {
             calls.removeLast()
             // What was held meanwhile, from others, is handled next, in order.
-            if !held.isEmpty { queueDrain(on: loop) }
+            if !held.isEmpty { queueDrain() }
         }
         while !answers.allSatisfy(\.isSet) {
             if !sent, peer == nil || link.now({ $0.isConnected(callee) }) {
@@ -249,17 +264,17 @@ public final class Switchboard {
 
     // MARK: Held messages
 
-    private func hold(_ item: Held, on loop: IOLoop) {
+    private func hold(_ item: Held) {
         held.append(item)
         // During a call the wait looks for its peer's messages itself; the rest is
         // handled when no call is waiting.
-        queueDrain(on: loop)
+        queueDrain()
     }
 
-    private func queueDrain(on loop: IOLoop) {
+    private func queueDrain() {
         guard !drainQueued else { return }
         drainQueued = true
-        loop.onMainActor { Switchboard.shared.drain() }
+        loop.onMainActor { [self] in drain() }
     }
 
     /// Handles held messages, oldest first, while no call waits.

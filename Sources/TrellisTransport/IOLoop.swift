@@ -119,6 +119,8 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
         var stopped = false
         /// What the loop sleeps in, its sources registered.
         var poller: Poller
+        /// One object per type kept for the loop's thread (`local`).
+        var locals: [ObjectIdentifier: AnyObject] = [:]
     }
 
     private let kind: Kind
