@@ -16,13 +16,12 @@ import TrellisWire
 /// belong to no global actor (a tree is its owner's), but this host still owns each
 /// child's tree on the main actor, so a child that spins holds up its parent's process
 /// (a call to it is bounded; the process is not). Isolation of a fault is a process's.
-@MainActor
 public final class ActorChildren {
     public let children: RemoteChildren
     private let loop: IOLoop
     private let log: RoutingLog
     private let compositor: String?
-    private let compositorOptions: @MainActor (ControllerID) -> LinkOptions?
+    private let compositorOptions: (ControllerID) -> LinkOptions?
     private let stateRestoration: StateRestoration?
     private var hosts: [ControllerID: ChildHost] = [:]
 
@@ -31,7 +30,7 @@ public final class ActorChildren {
 
     private init(
         children: RemoteChildren, loop: IOLoop, log: RoutingLog, compositor: String?,
-        compositorOptions: @escaping @MainActor (ControllerID) -> LinkOptions?, stateRestoration: StateRestoration?
+        compositorOptions: @escaping (ControllerID) -> LinkOptions?, stateRestoration: StateRestoration?
     ) {
         self.children = children
         self.loop = loop
@@ -47,8 +46,8 @@ public final class ActorChildren {
     /// process's: `stateRestoration`, the one its host keeps (none: each child's own).
     public static func bind(
         parent: ControllerID, loop: IOLoop, log: RoutingLog, compositor: String?,
-        compositorOptions: @escaping @MainActor (ControllerID) -> LinkOptions? = { _ in nil },
-        stateRestoration: StateRestoration? = nil
+        compositorOptions: @escaping (ControllerID) -> LinkOptions? = { _ in nil },
+        stateRestoration: StateRestoration? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws(LinkError) -> ActorChildren {
         let n = endpoints.add(1, ordering: .relaxed).newValue
         // Only this process can reach an inproc endpoint: no keys are needed on it.
@@ -96,7 +95,7 @@ public final class ActorChildren {
     }
 
     /// Closes every child's links and the parent end.
-    public func close() async {
+    public func close(isolation: isolated (any Actor)? = #isolation) async {
         for host in hosts.values {
             await host.link.close()
             await host.compositorLink?.close()

@@ -52,17 +52,19 @@ extension ChildHost {
             // Posted, as `proxy.port.post` does, with its answer heard: a parent that
             // declines (it presents already, the stand-in is presented) presents nothing.
             let loop = self.loop, trace = Switchboard.of(self.loop).trace
+            // Heard on the loop's thread, which this host is: reached again there.
+            let refused = LoopBound({ [weak self] (why: String) in
+                guard let self else { return }
+                View.diagnostics("\(id) was not presented from \(controller.id): \(why)")
+                afterPresentedFromChild[id] = nil
+                presentationFromChildEnded(id)
+            }, loop: loop)
             link.now { l in
                 l.request(.request(Request(name: ProcessChildRequest.presentFromChild, payload: asked.payload)), trace: trace) { answer in
                     // No answer (a slow or lost parent) is not a refusal: its loss ends it.
                     guard case .success(let e) = answer, case .reply(let r) = e.message, r.status != .ok else { return }
                     let why = String(decoding: r.payload, as: UTF8.self)
-                    loop.onMainActor { [weak self] in
-                        guard let self else { return }
-                        View.diagnostics("\(id) was not presented from \(controller.id): \(why)")
-                        afterPresentedFromChild[id] = nil
-                        presentationFromChildEnded(id)
-                    }
+                    loop.execute { refused.value(why) }
                 }
             }
         }
@@ -141,17 +143,23 @@ extension ChildHost {
             stateRestoration: window.stateRestoration)
     }
 
-    private nonisolated static func peer(of link: Link) -> String {
+    private static func peer(of link: Link) -> String {
         if case .child(let parent) = link.role { "\(parent)" } else { "the parent end" }
     }
 
     /// Vouches for `key` as `id` at each of `links`' other ends in turn; `then` gets nil
     /// once all have admitted it, or the first refusal.
     private func vouch(
-        for key: String, as id: ControllerID, at links: ArraySlice<Link>, then: @escaping @MainActor @Sendable (String?) -> Void
+        for key: String, as id: ControllerID, at links: ArraySlice<Link>, then: @escaping (String?) -> Void
     ) {
         guard let next = links.first else { return then(nil) }
         let payload = Link.vouchPayload(key, as: id), loop = self.loop, trace = Switchboard.of(self.loop).trace
+        // Heard on the loop's thread, which this host is: reached again there.
+        let heard = LoopBound({ [weak self] (why: String?) in
+            guard let self else { return }
+            if let why { return then(why) }
+            vouch(for: key, as: id, at: links.dropFirst(), then: then)
+        }, loop: loop)
         next.now { l in
             l.request(.request(Request(name: Link.vouchRequest, payload: payload)), trace: trace) { answer in
                 let why: String? = switch answer {
@@ -161,11 +169,7 @@ extension ChildHost {
                     } else { "its key was answered \(e.kind.name)" }
                 case .failure(let error): "its key was not admitted: \(error)"
                 }
-                loop.onMainActor { [weak self] in
-                    guard let self else { return }
-                    if let why { return then(why) }
-                    vouch(for: key, as: id, at: links.dropFirst(), then: then)
-                }
+                loop.execute { heard.value(why) }
             }
         }
     }

@@ -20,7 +20,9 @@ import TrellisWire
 /// A size transition of the parent's reaches the controller in steps, as the parent's
 /// coordinator reaches them (`ProcessChildRequest`): the will, the `size` its viewport's
 /// layout gives, the alongside blocks, the completions — one transition for the tree.
-@MainActor
+///
+/// Its loop's thread's, as its window's tree is: every link of it is on that loop, whose
+/// switchboard hands it their messages.
 public final class ChildHost {
     public let controller: ViewController
     public let proxy: ParentProxy
@@ -63,7 +65,7 @@ public final class ChildHost {
     /// How many times the compositor asked for everything (once per connection to it).
     private var compositorRedraws = 0
     /// Runs when the presentation this host's controller is shown in ends (`presentEnd`).
-    var onPresentationEnd: (@MainActor () -> Void)?
+    var onPresentationEnd: (() -> Void)?
 
     /// The compositor's controller id on every link.
     public static let compositorID: ControllerID = .compositor
@@ -77,7 +79,7 @@ public final class ChildHost {
     public static func start(
         controller: ViewController, parent: ControllerID, endpoint: String, compositor: String? = nil,
         loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil,
-        stateRestoration: StateRestoration? = nil
+        stateRestoration: StateRestoration? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws(LinkError) -> ChildHost {
         let line = Switchboard.Line(log: log, loop: loop)
         let link = try await Link.connect(

@@ -1,4 +1,3 @@
-import Dispatch
 import TrellisCanvas
 import TrellisControllers
 import TrellisTransport
@@ -9,7 +8,7 @@ import TrellisWire
 /// controllers it hosts, as damage-only frames, and the placements of the viewports of
 /// children that run elsewhere.
 ///
-/// Frames are coalesced: any number of changes in one turn of the main queue make one
+/// Frames are coalesced: any number of changes in one turn of the tree's loop make one
 /// frame — except that input (a touch, a key) is followed at once by its frame, sent
 /// before the input is answered. A frame carries only the cells that changed since the
 /// last one.
@@ -19,7 +18,9 @@ import TrellisWire
 /// its own; each `animation` goes out as a request whose acknowledgement is the
 /// compositor saying the motion is over, which ends it here (`Animator.finished`) and
 /// runs its completions. No frame goes out per step.
-@MainActor
+///
+/// Its window's tree's: it runs on the tree's loop (`ViewTree.loop`), whose thread is its
+/// link's loop's.
 final class FramePublisher {
     private let link: Link
     private let window: Window
@@ -41,7 +42,7 @@ final class FramePublisher {
         window.showsNow = { [weak self] in self?.showNow() }
     }
 
-    isolated deinit {
+    deinit {
         window.tree.stopObserving(by: self)
     }
 
@@ -50,14 +51,13 @@ final class FramePublisher {
         // Layout while a frame is composed asks for display again: that frame shows it.
         guard !scheduled, !publishing else { return }
         scheduled = true
-        // From the main queue, which a call's wait (Switchboard) does not serve: a
-        // frame composed in the middle of a controller callback would see half a change.
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated {
-                // A `publishNow` since sent what this one would.
-                guard self.scheduled else { return }
-                self.publish()
-            }
+        // On the tree's loop's next turn, which a call's wait (Switchboard) does not
+        // serve: a frame composed in the middle of a controller callback would see half a
+        // change.
+        window.tree.loop.execute {
+            // A `publishNow` since sent what this one would.
+            guard self.scheduled else { return }
+            self.publish()
         }
     }
 
@@ -125,7 +125,9 @@ final class FramePublisher {
         let link = self.link, out = messages, trace = self.trace, slack = Self.acknowledgementSlack
         self.trace = 0
         if !out.isEmpty || !declared.isEmpty {
-            link.run { [weak self] l in
+            // Reached again from the link's answers, on its loop — the tree's thread.
+            let this = LoopBound(Weak(self), loop: link.loop), loop = link.loop
+            link.run { l in
                 // One write on a lane: the compositor wakes once for all of them.
                 l.cork()
                 defer { l.uncork() }
@@ -148,9 +150,8 @@ final class FramePublisher {
                 for (group, animation) in declared {
                     let span = Duration.milliseconds(Int(animation.durationMilliseconds) + Int(animation.delayMilliseconds))
                     l.request(.animation(animation), timeout: span + slack) { _ in
-                        DispatchQueue.main.async {
-                            MainActor.assumeIsolated { self?.finished(group: group) }
-                        }
+                        // Not inside the frame of the link that heard it: on the loop's turn.
+                        loop.execute { this.value.publisher?.finished(group: group) }
                     }
                 }
                 while i < out.count { _ = try? l.send(out[i], trace: trace); i += 1 }
@@ -161,7 +162,7 @@ final class FramePublisher {
 
     /// How long past an animation's end its acknowledgement may take before the host ends
     /// it itself (as a request's answer may: `LinkOptions.requestTimeout`).
-    nonisolated static let acknowledgementSlack = Duration.seconds(2)
+    static let acknowledgementSlack = Duration.seconds(2)
 
     private func finished(group: Int) {
         window.animator.finished(group: group)
@@ -175,15 +176,17 @@ final class FramePublisher {
     /// interpolates, frame by frame).
     private func scheduleDeadline() {
         if window.animator.isInterpolating {
-            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) {
-                MainActor.assumeIsolated { self.setNeedsFrame() }
-            }
+            window.tree.loop.schedule(at: .now + .milliseconds(16)) { self.setNeedsFrame() }
             return
         }
         guard let deadline = window.animator.nextDeadline else { return }
         let wait = max(0, deadline - window.animator.now())
-        DispatchQueue.main.asyncAfter(deadline: .now() + wait) {
-            MainActor.assumeIsolated { self.setNeedsFrame() }
-        }
+        window.tree.loop.schedule(at: .now + .seconds(wait)) { self.setNeedsFrame() }
     }
+}
+
+/// A publisher reached again from its link's answers, if it is still there.
+private struct Weak {
+    weak var publisher: FramePublisher?
+    init(_ publisher: FramePublisher) { self.publisher = publisher }
 }

@@ -3,9 +3,9 @@ import TrellisTransport
 import TrellisWire
 
 /// A `RemotePort` over a link: each message is a `Switchboard` call — sent, and waited
-/// for until the peer has handled it, bounded by `timeout`.
-@MainActor
-public final class LinkPort: @MainActor RemotePort {
+/// for until the peer has handled it, bounded by `timeout`. Its link's loop's thread's,
+/// as the tree whose proxy it serves is.
+public final class LinkPort: RemotePort {
     public let link: Link
     let line: Switchboard.Line
     /// The child to address on a parent end; nil on a child end (it talks to its parent).
@@ -13,7 +13,7 @@ public final class LinkPort: @MainActor RemotePort {
     public let timeout: Duration
     /// Runs before anything is sent: a host that holds messages back for this peer
     /// (`ChildHost.toldAfterFrame`) sends them first, so nothing overtakes them.
-    var beforeSending: (@MainActor () -> Void)?
+    var beforeSending: (() -> Void)?
 
     init(link: Link, line: Switchboard.Line, peer: ControllerID?, timeout: Duration) {
         self.link = link

@@ -9,8 +9,7 @@ import TrellisWire
 /// The parent end for one controller's children that run in other processes: one
 /// bound link, and a `RemoteController` per child to use like any child. Requests the
 /// children send up are answered by the parent's tree (`handle(_:from:)`), as if the
-/// child were in this process.
-@MainActor
+/// child were in this process. Its link's loop's thread's.
 public final class RemoteChildren {
     public let link: Link
     public let parentID: ControllerID
@@ -29,10 +28,11 @@ public final class RemoteChildren {
         self.timeout = timeout
     }
 
-    /// Binds the endpoint the children of `parent` connect to. `loop` must serve the
-    /// main actor: a call to a child waits by running it (`Switchboard`).
+    /// Binds the endpoint the children of `parent` connect to. Called on `loop`'s thread,
+    /// whose the children are: a call to a child waits by running it (`Switchboard`).
     public static func bind(
-        parent: ControllerID, endpoint: String, loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions()
+        parent: ControllerID, endpoint: String, loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(),
+        isolation: isolated (any Actor)? = #isolation
     ) async throws(LinkError) -> RemoteChildren {
         let line = Switchboard.Line(log: log, loop: loop)
         let link = try await Link.bind(
@@ -95,7 +95,9 @@ public final class RemoteChildren {
     public func hasLost(_ id: ControllerID) -> Bool { lost.contains(id) }
 
     /// Waits until child `id` has connected (said hello), or `timeout` passed.
-    public func waitForChild(_ id: ControllerID, timeout: Duration = .seconds(10)) async -> Bool {
+    public func waitForChild(
+        _ id: ControllerID, timeout: Duration = .seconds(10), isolation: isolated (any Actor)? = #isolation
+    ) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if await link.connectedPeers.contains(id) { return true }

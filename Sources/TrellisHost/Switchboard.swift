@@ -7,10 +7,10 @@ import TrellisWire
 
 /// How a controller calls a controller in another process, and how this process's
 /// controllers are called from others: the one mechanism, one per loop whose hosts it
-/// serves (`Switchboard.of`), on the main actor of a loop that serves it (a host's
-/// main-thread loop; a main-queue loop in a test). A link reaches the switchboard of
-/// its own loop, never a process-wide one: what its loop's hosts wait for and hold is
-/// that loop's alone.
+/// serves (`Switchboard.of`), on that loop's thread — a host's main-thread loop, a
+/// main-queue loop in a test, an actor child's loop of its own. A link reaches the
+/// switchboard of its own loop, never a process-wide one: what its loop's hosts wait
+/// for and hold is that loop's alone, and a call waits by running that loop only.
 ///
 /// **A call** (`call`) sends one message over a link and waits — bounded — until the
 /// peer has handled it (its ack or reply), so that a call on a proxy behaves like a
@@ -33,7 +33,9 @@ import TrellisWire
 ///
 /// **Trace.** The trace id of the message being handled is `trace`: what the handling
 /// sends — calls, requests up, the frame it causes — carries it (`trellis trace`).
-@MainActor
+///
+/// Not `Sendable`: it is its loop's thread's, reached only through the loop
+/// (`IOLoop.local`, which checks the thread).
 public final class Switchboard {
     /// The loop whose hosts this switchboard serves, and whose nested wait a call runs.
     /// Unowned: the loop keeps its switchboard (`IOLoop.local`), so outlives it.
@@ -101,54 +103,60 @@ public final class Switchboard {
 
     /// One link's connection to the switchboard: give the link `onMessage` and `onPeer`
     /// when it is made, and `attach` the handler once what handles its messages exists.
-    @MainActor
-    public final class Line {
-        public typealias Handler = @MainActor (Envelope) -> Reply?
+    ///
+    /// `Sendable`, as the link's callbacks must be, because what it keeps is its loop's:
+    /// `state` is checked to be touched on that thread alone (`LoopBound`).
+    public final class Line: Sendable {
+        public typealias Handler = (Envelope) -> Reply?
         /// Touches read together, in order: one answer each, for these and for those
         /// `more` hands over — the touches that arrived behind them while they were
         /// handled, which the handler takes before it sends what they changed
         /// (`attach(_:touches:peers:)`).
-        public typealias TouchesHandler = @MainActor (_ touches: [Envelope], _ more: () -> [Envelope]) -> [Reply?]
+        public typealias TouchesHandler = (_ touches: [Envelope], _ more: () -> [Envelope]) -> [Reply?]
 
-        nonisolated let log: RoutingLog
+        let log: RoutingLog
         /// The loop of the link this line belongs to, whose switchboard holds its messages.
-        nonisolated let loop: IOLoop
-        fileprivate var handler: Handler?
-        fileprivate var touchesHandler: TouchesHandler?
-        fileprivate var peerHandler: (@MainActor (PeerEvent) -> Void)?
-        /// Peers known to have stopped answering: a call to one fails at once.
-        fileprivate var lost: Set<ControllerID> = []
+        let loop: IOLoop
 
-        public nonisolated init(log: RoutingLog, loop: IOLoop) {
+        fileprivate struct State {
+            var handler: Handler?
+            var touchesHandler: TouchesHandler?
+            var peerHandler: ((PeerEvent) -> Void)?
+            /// Peers known to have stopped answering: a call to one fails at once.
+            var lost: Set<ControllerID> = []
+        }
+        private let state: LoopBound<State>
+
+        fileprivate var handler: Handler? { state.value.handler }
+        fileprivate var touchesHandler: TouchesHandler? { state.value.touchesHandler }
+        fileprivate var peerHandler: ((PeerEvent) -> Void)? { state.value.peerHandler }
+
+        public init(log: RoutingLog, loop: IOLoop) {
             self.log = log
             self.loop = loop
+            state = LoopBound(State(), loop: loop)
         }
 
         /// For the link: holds what it reads, and says it will answer itself.
-        public nonisolated var onMessage: @Sendable (Envelope, isolated Link) -> Disposition {
+        public var onMessage: @Sendable (Envelope, isolated Link) -> Disposition {
             { [self] envelope, link in
                 let over: Link = link
                 let arrived = link.loop.passTime
-                precondition(link.loop.servesMainActor, "Switchboard: \(link.id)'s loop does not serve the main actor")
                 precondition(link.loop === loop, "Switchboard: \(link.id)'s line belongs to another loop")
-                MainActor.assumeIsolated {
-                    Switchboard.of(over.loop).hold(Held(line: self, item: .message(envelope, over: over, arrived: arrived)))
-                }
+                Switchboard.of(loop).hold(Held(line: self, item: .message(envelope, over: over, arrived: arrived)))
                 return .deferred
             }
         }
 
         /// For the link: a peer connected or was lost. Known at once (a call to a lost
         /// peer fails without waiting); the handler hears of it in turn with the messages.
-        public nonisolated var onPeer: @Sendable (PeerEvent) -> Void {
+        public var onPeer: @Sendable (PeerEvent) -> Void {
             { [self] event in
-                MainActor.assumeIsolated {
-                    switch event {
-                    case .lost(let id): lost.insert(id)
-                    case .connected(let id): lost.remove(id)
-                    }
-                    Switchboard.of(loop).hold(Held(line: self, item: .peer(event)))
+                switch event {
+                case .lost(let id): state.value.lost.insert(id)
+                case .connected(let id): state.value.lost.remove(id)
                 }
+                Switchboard.of(loop).hold(Held(line: self, item: .peer(event)))
             }
         }
 
@@ -158,17 +166,17 @@ public final class Switchboard {
         /// over with them, so that they can be forwarded together (a click's press and
         /// release read in one piece: docs/TRANSPORT.md, "Touches read together").
         public func attach(
-            _ handler: @escaping Handler, touches: TouchesHandler? = nil, peers: (@MainActor (PeerEvent) -> Void)? = nil
+            _ handler: @escaping Handler, touches: TouchesHandler? = nil, peers: ((PeerEvent) -> Void)? = nil
         ) {
             precondition(self.handler == nil, "Switchboard: a line attached twice")
-            self.handler = handler
-            touchesHandler = touches
-            peerHandler = peers
+            state.value.handler = handler
+            state.value.touchesHandler = touches
+            state.value.peerHandler = peers
             Switchboard.of(loop).drain()
         }
 
         /// Whether `peer` is known to have stopped answering.
-        public func isLost(_ peer: ControllerID) -> Bool { lost.contains(peer) }
+        public func isLost(_ peer: ControllerID) -> Bool { state.value.lost.contains(peer) }
     }
 
     // MARK: Calling
@@ -189,9 +197,7 @@ public final class Switchboard {
     public func call(
         _ messages: [Message], over link: Link, line: Line, to peer: ControllerID?, timeout: Duration
     ) -> [Reply?] {
-        precondition(
-            loop.servesMainActor && loop.isCurrent,
-            "Switchboard: a call waits by running its link's loop, which must serve the main actor (IOLoop(mainThreadNamed:) or IOLoop(mainQueueNamed:))")
+        precondition(loop.isCurrent, "Switchboard: a call waits by running its link's loop, on that loop's thread")
         precondition(link.loop === loop && line.loop === loop, "Switchboard: \(link.id) is another loop's")
         let callee: ControllerID
         switch (peer, link.role) {
@@ -274,7 +280,8 @@ public final class Switchboard {
     private func queueDrain() {
         guard !drainQueued else { return }
         drainQueued = true
-        loop.onMainActor { [self] in drain() }
+        let loop = self.loop
+        loop.execute { Switchboard.of(loop).drain() }
     }
 
     /// Handles held messages, oldest first, while no call waits.
@@ -400,8 +407,8 @@ public final class Switchboard {
     }
 }
 
-/// One call's answer, set by the link on the loop's thread — which is the waiting main
-/// actor's, so the lock is never contended; it is there because the link's callback is
+/// One call's answer, set by the link on the loop's thread — which is the waiting
+/// caller's, so the lock is never contended; it is there because the link's callback is
 /// `@Sendable` and may not know that.
 private final class Answer: Sendable {
     private let value = Mutex<Result<Envelope, LinkError>?>(nil)
