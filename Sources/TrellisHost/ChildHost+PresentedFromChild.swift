@@ -140,7 +140,7 @@ extension ChildHost {
         try ChildHost.startActor(
             controller: presented, parent: proxy.id, endpoint: link.endpoint, compositor: compositorLink?.endpoint,
             loop: loop, log: log, options: options, compositorOptions: compositorOptions,
-            stateRestoration: window.stateRestoration)
+            treeLoop: window.tree.loop, stateRestoration: window.stateRestoration)
     }
 
     private static func peer(of link: Link) -> String {

@@ -102,15 +102,17 @@ public final class ChildHost {
     }
 
     /// Hosts `controller` as an actor-placed child (docs/PROCESSES.md, "Placements"): in
-    /// this process, on the main actor, reached by its parent only over a link — the
+    /// this process, on `loop`'s thread, reached by its parent only over a link — the
     /// same messages, waits and log lines as a child in a process of its own. Made now,
-    /// from the loop's thread, while the parent's code asks for the child and cannot
-    /// await. Its state is part of the process's (`stateRestoration`, shared with the
-    /// process's host), not kept apart.
+    /// from the loop's thread, where the code that asks for the child cannot await (its
+    /// parent's, on the same loop; or a loop of the child's own starting it). Its tree's
+    /// later work runs on `treeLoop`: the main actor's, or `IOLoopTurns(loop)` on a loop
+    /// of its own. Its state is part of the process's (`stateRestoration`, shared with the
+    /// process's host on the same loop), not kept apart.
     public static func startActor(
         controller: ViewController, parent: ControllerID, endpoint: String, compositor: String?,
         loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil,
-        stateRestoration: StateRestoration? = nil
+        treeLoop: TreeLoop = MainActorLoop.shared, stateRestoration: StateRestoration? = nil
     ) throws(LinkError) -> ChildHost {
         let line = Switchboard.Line(log: log, loop: loop)
         let link = try Link.connectNow(
@@ -118,7 +120,7 @@ public final class ChildHost {
             onMessage: line.onMessage, onPeer: line.onPeer)
         let host = ChildHost(
             controller: controller, parent: parent, link: link, line: line, log: log, timeout: options.requestTimeout,
-            placement: "actor", loop: loop, options: options, stateRestoration: stateRestoration)
+            placement: "actor", loop: loop, options: options, treeLoop: treeLoop, stateRestoration: stateRestoration)
         host.compositorOptions = compositorOptions
         if let compositor {
             let compositorLine = Switchboard.Line(log: log, loop: loop)
@@ -132,7 +134,8 @@ public final class ChildHost {
 
     private init(
         controller: ViewController, parent: ControllerID, link: Link, line: Switchboard.Line, log: RoutingLog,
-        timeout: Duration, placement: String, loop: IOLoop, options: LinkOptions, stateRestoration: StateRestoration?
+        timeout: Duration, placement: String, loop: IOLoop, options: LinkOptions, treeLoop: TreeLoop = MainActorLoop.shared,
+        stateRestoration: StateRestoration?
     ) {
         self.controller = controller
         self.placement = placement
@@ -142,7 +145,7 @@ public final class ChildHost {
         self.link = link
         self.line = line
         proxy = ParentProxy(id: parent, port: LinkPort(link: link, line: line, peer: nil, timeout: timeout))
-        window = Window(size: .zero, log: log, host: log.host, stateRestoration: stateRestoration)
+        window = Window(size: .zero, log: log, host: log.host, loop: treeLoop, stateRestoration: stateRestoration)
         if parent == Self.compositorID {
             // The root has no parent (UIKit's root view controller): the compositor drives
             // it as a window drives its root.
