@@ -35,8 +35,9 @@ struct TreeActorWorkload {
         let t0 = MonotonicClock.nanoseconds()
         root.loadViewIfNeeded()
         for i in 1...children {
-            let controller = TreeBenchController(id: ControllerID("C\(i)")!)
-            let child: ViewController = actors.map { $0.host(controller) } ?? controller
+            let id = ControllerID("C\(i)")!
+            // Made here and handed whole to its own loop, or kept here inline.
+            let child: ViewController = if let actors { actors.host(TreeBenchController(id: id)) } else { TreeBenchController(id: id) }
             root.addChild(child)
             root.view.addSubview(child.view)
             child.view.frame = Rect(x: 0, y: i % 40, width: 24, height: 2)

@@ -129,6 +129,9 @@ struct HostCommand: ParsableCommand {
             // Each actor child's frames go to the compositor on a link of its own, with the
             // pair the supervisor issued for it (none without keys: plain, as every link).
             let compositorKey = keys?.compositor
+            // Each child's controllers are made on its own loop, by a registry of its own
+            // that has the app's classes and the scene's data, as this host's has.
+            let register = TrellisApp.registering
             let actors = try await ActorChildren.bind(
                 parent: id, loop: loop, log: log, compositor: try compositor ?? run.ipcEndpoint("compositor"),
                 compositorOptions: { child in
@@ -141,9 +144,15 @@ struct HostCommand: ParsableCommand {
                     }
                     return options
                 },
+                registering: { registry in
+                    register(registry)
+                    scene.apply(to: registry, log: log)
+                },
                 stateRestoration: stateRestoration)
             HostLifetime.actors = actors
-            for name in actorChildren { actors.place(name, in: registry) }
+            // Process children of this host's controllers connect to its parent end, on this
+            // loop: an actor child that may hold their stand-ins stays on it too.
+            for name in actorChildren { actors.place(name, in: registry, onParentLoop: !remoteChildren.isEmpty) }
         }
         // Made only now, with the proxies registered: a controller that makes its children
         // in `init` (S2-2's container, DemoTabs) must get the proxies for the remote ones.

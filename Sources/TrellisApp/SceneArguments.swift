@@ -5,7 +5,7 @@ import TrellisWire
 
 /// What the supervisor tells a host from the scene file: data for the controllers of
 /// this process, and embed segues for the ones whose children the scene places.
-struct SceneArguments {
+struct SceneArguments: Sendable {
     var data: [ControllerID: [String: String]] = [:]
     var segues: [ControllerID: [EmbedSegue]] = [:]
 
@@ -36,8 +36,8 @@ struct SceneArguments {
         }
     }
 
-    /// Every controller the registry makes here gets its data and segues.
-    @MainActor
+    /// Every controller the registry makes here gets its data and segues: a host's
+    /// registry, and each actor child's, on its own loop.
     func apply(to registry: ControllerRegistry, log: RoutingLog) {
         registry.configure = { [self] c in configure(c, registry: registry) }
         registry.segueFailed = { parent, segue, failure in
@@ -47,7 +47,6 @@ struct SceneArguments {
         }
     }
 
-    @MainActor
     private func configure(_ c: ViewController, registry: ControllerRegistry) {
         // A stand-in gets nothing: its controller, where it is made, gets its data and
         // segues (a process child from its host's arguments, an actor child here).

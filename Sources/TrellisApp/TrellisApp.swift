@@ -17,12 +17,13 @@ import TrellisControllers
 @MainActor
 public enum TrellisApp {
     /// What `main` was handed. Set once, before any subcommand runs.
-    private static var registrations: (@MainActor (ControllerRegistry) -> Void)?
+    private static var registrations: (@Sendable (ControllerRegistry) -> Void)?
 
     /// Parses the command line and runs the subcommand it names; `host` (the default)
     /// never returns, the others exit when done. `register` is called once per registry
-    /// the subcommand makes, before anything asks it for a controller.
-    public static func main(registering register: @escaping @MainActor (ControllerRegistry) -> Void) -> Never {
+    /// the subcommand makes, before anything asks it for a controller — on the thread
+    /// where that registry's controllers live (an actor child's loop: `ActorChildren`).
+    public static func main(registering register: @escaping @Sendable (ControllerRegistry) -> Void) -> Never {
         registrations = register
         AppCommand.main()
         exit(0)
@@ -33,8 +34,13 @@ public enum TrellisApp {
         registrations?(registry)
     }
 
+    /// What registers the app's classes, for a registry made on another thread.
+    static var registering: @Sendable (ControllerRegistry) -> Void {
+        registrations ?? { _ in }
+    }
+
     /// Installs `register` without running anything: for tests of the subcommands.
-    static func install(_ register: @escaping @MainActor (ControllerRegistry) -> Void) {
+    static func install(_ register: @escaping @Sendable (ControllerRegistry) -> Void) {
         registrations = register
     }
 }

@@ -33,9 +33,11 @@ public final class RestorationCoder {
 /// decode is reported, and the process starts fresh.
 ///
 /// It belongs to whoever owns the trees, not to the process as a global: a window has
-/// one (`Window.stateRestoration`), and the windows of one host share it — an actor
-/// child's and a controller hosted apart are part of their process's state — since it is
-/// touched only on their loop, which ends the turn that saves it.
+/// one (`Window.stateRestoration`), and the windows of one host's loop share it — a
+/// controller hosted apart is part of its process's state — since it is touched only on
+/// their loop, which ends the turn that saves it. A tree on another loop of the process
+/// (an actor child's) has its own, told over its link and kept here as a part
+/// (`keep(part:of:)`), handed back what comes after a restart (`onReceived`).
 public final class StateRestoration {
     /// The largest state a process may keep: a controller's state, not its data.
     public static let maxBytes = 64 * 1024
@@ -54,6 +56,12 @@ public final class StateRestoration {
     private var lastSaved: [UInt8]?
     /// What came back after a restart, by controller, until each view loads.
     private var pending: [ControllerID: RestorationCoder] = [:]
+    /// The latest state of each tree of the process on another loop (an actor child's,
+    /// told over its link, `keep(part:of:)`), saved with this one's as one whole.
+    private var parts: [ControllerID: [String: [String: Data]]] = [:]
+    /// Told what came back after a restart, once it decoded: a host hands it on to the
+    /// trees of its process on other loops, each of which takes its own part.
+    public var onReceived: (([UInt8]) -> Void)?
 
     struct Weak { weak var controller: ViewController? }
 
@@ -64,6 +72,18 @@ public final class StateRestoration {
 
     func setNeedsSave(_ controller: ViewController) {
         saving[ObjectIdentifier(controller)] = (controller.id, Weak(controller: controller))
+        scheduleSave()
+    }
+
+    /// The state `owner`'s tree, on another loop of this process, saved (what `save` hands
+    /// its saver there), kept as part of this one's: saved with it at the end of the turn.
+    /// Throws (and keeps nothing new) if it is too large or not what `save` writes.
+    public func keep(part bytes: [UInt8], of owner: ControllerID) throws(RestorationError) {
+        parts[owner] = try Self.decode(bytes)
+        scheduleSave()
+    }
+
+    private func scheduleSave() {
         guard !scheduled else { return }
         scheduled = true
         // At the end of the turn, once, however many changes it made — and not in the
@@ -75,6 +95,7 @@ public final class StateRestoration {
     func save() {
         scheduled = false
         var states: [String: [String: Data]] = [:]
+        for part in parts.values { states.merge(part) { _, newer in newer } }
         for (key, entry) in saving {
             guard let controller = entry.controller.controller else {
                 saving[key] = nil
@@ -97,13 +118,7 @@ public final class StateRestoration {
     /// The state a restarted process is handed back. Throws (and keeps nothing) if it is
     /// too large or not what `save` writes.
     public func received(_ bytes: [UInt8]) throws(RestorationError) {
-        guard bytes.count <= Self.maxBytes else { throw .tooLarge(bytes.count) }
-        let states: [String: [String: Data]]
-        do {
-            states = try JSONDecoder().decode([String: [String: Data]].self, from: Data(bytes))
-        } catch {
-            throw .damaged("\(error)")
-        }
+        let states = try Self.decode(bytes)
         var byID: [ControllerID: RestorationCoder] = [:]
         for (name, values) in states {
             guard let id = ControllerID(name) else { throw .damaged("\(name.debugDescription) is not a controller id") }
@@ -111,6 +126,16 @@ public final class StateRestoration {
         }
         pending = byID
         lastSaved = bytes
+        onReceived?(bytes)
+    }
+
+    private static func decode(_ bytes: [UInt8]) throws(RestorationError) -> [String: [String: Data]] {
+        guard bytes.count <= maxBytes else { throw .tooLarge(bytes.count) }
+        do {
+            return try JSONDecoder().decode([String: [String: Data]].self, from: Data(bytes))
+        } catch {
+            throw .damaged("\(error)")
+        }
     }
 
     /// Before `controller`'s view loads: its part of what came back, if any.

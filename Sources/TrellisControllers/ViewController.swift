@@ -362,13 +362,25 @@ open class ViewController: Responder, ViewOwner {
     open func preferredContentSizeDidChange(forChild child: ViewController) {}
 }
 
+extension ViewController {
+    /// The id `init(id: nil)` would give a controller of class `name`: for one made
+    /// elsewhere whose id its stand-in here needs first (an actor child, made on its loop).
+    public static func generatedID(named name: String) -> ControllerID {
+        ControllerIdentity.generatedID(named: name)
+    }
+}
+
 /// Default controller ids: "TypeName-N", cut to fit the protocol's 32 bytes.
 enum ControllerIdentity {
     /// Process-wide, behind an atomic: ids stay unique among every tree of the process.
     private static let counter = Atomic<Int>(0)
     static func next(for type: Any.Type) -> ControllerID {
+        generatedID(named: String(describing: type))
+    }
+
+    static func generatedID(named name: String) -> ControllerID {
         let suffix = "-\(counter.wrappingAdd(1, ordering: .relaxed).newValue)"
-        let name = String(describing: type).filter { $0.isLetter || $0.isNumber }
+        let name = name.filter { $0.isLetter || $0.isNumber }
         let base = String(name.prefix(ControllerID.maxLength - suffix.count))
         return ControllerID(base.isEmpty ? "C\(suffix)" : base + suffix) ?? ControllerID("C\(suffix)")!
     }

@@ -107,8 +107,10 @@ public final class ChildHost {
     /// from the loop's thread, where the code that asks for the child cannot await (its
     /// parent's, on the same loop; or a loop of the child's own starting it). Its tree's
     /// later work runs on `treeLoop`: the main actor's, or `IOLoopTurns(loop)` on a loop
-    /// of its own. Its state is part of the process's (`stateRestoration`, shared with the
-    /// process's host on the same loop), not kept apart.
+    /// of its own. Its state is part of the process's: with `stateRestoration`, shared with
+    /// a host on the same loop (a controller presented from its tree); without, its own,
+    /// saved to its parent over the link as a process child's is, which keeps it as part
+    /// of the process's (`ActorChildren`).
     public static func startActor(
         controller: ViewController, parent: ControllerID, endpoint: String, compositor: String?,
         loop: IOLoop, log: RoutingLog, options: LinkOptions = LinkOptions(), compositorOptions: LinkOptions? = nil,
@@ -128,7 +130,7 @@ public final class ChildHost {
                 id: controller.id, parent: compositorID, endpoint: compositor, loop: loop, log: log,
                 options: compositorOptions ?? options, onMessage: compositorLine.onMessage), line: compositorLine)
         }
-        host.begin(keepingProcessState: false)
+        host.begin(keepingProcessState: stateRestoration == nil)
         return host
     }
 

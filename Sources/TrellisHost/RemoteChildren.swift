@@ -18,6 +18,9 @@ public final class RemoteChildren {
     private let timeout: Duration
     /// Children lost and not connected again since, as their events came in turn.
     private var lost: Set<ControllerID> = []
+    /// Told each state a child saved, once kept: the actor children's are part of their
+    /// process's state (`ActorChildren`).
+    var onStateKept: ((ControllerID, [UInt8]) -> Void)?
     /// Controllers presented from a child, asked before their new process connected.
     private var waitingToBePresented: [ControllerID: () -> Result<Void, PresentationRefusal>] = [:]
 
@@ -87,6 +90,7 @@ public final class RemoteChildren {
             return Reply(status: .failed, payload: Array("\(RestorationError.tooLarge(bytes.count))".utf8))
         }
         proxy.restorableState = bytes
+        onStateKept?(child, bytes)
         return Reply(status: .ok)
     }
 

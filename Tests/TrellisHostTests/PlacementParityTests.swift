@@ -64,16 +64,17 @@ final class ParityRun {
         case .inline:
             break
         case .actor:
-            // The children's state is the process's, as a host's is (HostCommand).
+            // The children's state is the process's, as a host's is (HostCommand); each is
+            // made on its own loop by a registry of its own, as a process child is in its host.
             let actors = try await ActorChildren.bind(
                 parent: parent, loop: loop, log: log, compositor: try run.ipcEndpoint("compositor"),
-                stateRestoration: window.stateRestoration)
+                registering: SeedControllers.register(in:), stateRestoration: window.stateRestoration)
             self.actors = actors
             let seeds = ControllerRegistry()
             SeedControllers.register(in: seeds)
             registry.register(placed.className) { id in
                 if let id, id != placed.id, let local = seeds.make(placed.className, id: id) { return local }
-                return actors.host(seeds.make(placed.className, id: placed.id)!)
+                return actors.host(placed.className, id: placed.id)
             }
         case .ownProcess, .processChain:
             let endpoint = try run.ipcEndpoint(parent.rawValue)
