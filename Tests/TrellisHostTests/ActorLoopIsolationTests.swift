@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 import TrellisControllers
@@ -33,15 +34,16 @@ import TrellisWire
         }
     }
 
-    /// Answers where it ran: on its loop's thread or not.
+    /// Answers where it ran: on its own loop's thread — not the parent's, the main
+    /// thread here — or not.
     final class Steady: ViewController {
-        let loop: IOLoop
-        init(loop: IOLoop) {
-            self.loop = loop
-            super.init(id: "Steady")
+        let isOnItsLoop: @Sendable () -> Bool
+        init(id: ControllerID? = "Steady", isOnItsLoop: @escaping @Sendable () -> Bool) {
+            self.isOnItsLoop = isOnItsLoop
+            super.init(id: id)
         }
         override func handle(_ request: Request, from child: ViewController) -> Reply? {
-            Reply(status: .ok, payload: Array((loop.isCurrent ? "on its loop" : "elsewhere").utf8))
+            Reply(status: .ok, payload: Array((isOnItsLoop() ? "on its loop" : "elsewhere").utf8))
         }
     }
 
@@ -66,20 +68,10 @@ import TrellisWire
         return kept
     }
 
-    @Test func aSpinningChildOnALoopOfItsOwnHoldsUpNothingOfItsParents() async throws {
-        let parentLoop = IOLoop(mainQueueNamed: "iso-parent")
-        let spinnerLoop = IOLoop(name: "iso-spinner"), steadyLoop = IOLoop(name: "iso-steady")
-        let endpoint = "inproc://actor-loop-isolation-\(UInt32.random(in: 0...UInt32.max))"
-        var options = LinkOptions()
-        options.requestTimeout = .milliseconds(500)
-        let children = try await RemoteChildren.bind(
-            parent: "Parent", endpoint: endpoint, loop: parentLoop, log: .disabled, options: options)
-        let flags = Flags()
-        let spinner = host(on: spinnerLoop, parent: "Parent", endpoint: endpoint, log: .disabled) { Spinner(flags) }
-        let steady = host(on: steadyLoop, parent: "Parent", endpoint: endpoint, log: .disabled) { Steady(loop: steadyLoop) }
-        #expect(await children.waitForChild("Spinner"))
-        #expect(await children.waitForChild("Steady"))
-
+    /// The scenario: the spinner spins; meanwhile the parent calls its other child and is
+    /// answered, and its call to the spinner fails at the request timeout; then it lets
+    /// the spinner go, from its own thread.
+    private func spinWhileTheParentGoesOn(_ children: RemoteChildren, _ flags: Flags) async throws {
         // Posted: the spinner takes it on its own thread and spins there.
         children.proxy(for: "Spinner").port.post(.request(Request(name: "spin")), from: "Parent", to: "Spinner")
         while !flags.spinning.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
@@ -100,6 +92,22 @@ import TrellisWire
         while flags.spins.load(ordering: .acquiring) == 0 { try await Task.sleep(for: .milliseconds(5)) }
         let released = flags.wasReleased.load(ordering: .relaxed)
         #expect(released, "the spinner was not let go by its parent while it spun")
+    }
+
+    @Test func aSpinningChildOnALoopOfItsOwnHoldsUpNothingOfItsParents() async throws {
+        let parentLoop = IOLoop(mainQueueNamed: "iso-parent")
+        let spinnerLoop = IOLoop(name: "iso-spinner"), steadyLoop = IOLoop(name: "iso-steady")
+        let endpoint = "inproc://actor-loop-isolation-\(UInt32.random(in: 0...UInt32.max))"
+        var options = LinkOptions()
+        options.requestTimeout = .milliseconds(500)
+        let children = try await RemoteChildren.bind(
+            parent: "Parent", endpoint: endpoint, loop: parentLoop, log: .disabled, options: options)
+        let flags = Flags()
+        let spinner = host(on: spinnerLoop, parent: "Parent", endpoint: endpoint, log: .disabled) { Spinner(flags) }
+        let steady = host(on: steadyLoop, parent: "Parent", endpoint: endpoint, log: .disabled) { Steady { steadyLoop.isCurrent } }
+        #expect(await children.waitForChild("Spinner"))
+        #expect(await children.waitForChild("Steady"))
+        try await spinWhileTheParentGoesOn(children, flags)
 
         // The spinner's handling of the second (timed-out) spin ends at once, released.
         for (loop, kept) in [(spinnerLoop, spinner), (steadyLoop, steady)] {
@@ -113,6 +121,27 @@ import TrellisWire
             loop.shutdown()
         }
         await children.link.close()
+        parentLoop.shutdown()
+    }
+
+    /// The same through the placement itself: `ActorChildren` starts each child on a loop
+    /// of its own, its controller made there by the registry it fills there.
+    @Test func anActorChildThatSpinsHoldsUpNothingOfItsParents() async throws {
+        let parentLoop = IOLoop(mainQueueNamed: "iso-actors")
+        let flags = Flags()
+        let actors = try await ActorChildren.bind(
+            parent: "Parent", loop: parentLoop, log: .disabled, compositor: nil,
+            registering: { registry in
+                registry.register("Spinner") { Spinner(flags) }
+                // Its own loop is no main-queue loop: off the main thread, where the parent is.
+                registry.register("Steady") { id in Steady(id: id) { !Thread.isMainThread } }
+            })
+        _ = actors.host("Spinner", id: "Spinner")
+        _ = actors.host("Steady", id: "Steady")
+        #expect(await actors.children.waitForChild("Spinner"))
+        #expect(await actors.children.waitForChild("Steady"))
+        try await spinWhileTheParentGoesOn(actors.children, flags)
+        await actors.close()
         parentLoop.shutdown()
     }
 }
