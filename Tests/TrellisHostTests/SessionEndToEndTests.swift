@@ -257,6 +257,38 @@ extension MultiProcessTests {
             #expect(try s.waitForUpToExit() == 0)
         }
 
+        /// Issue 20, phase 2: in a supervised session an actor child runs on a loop of its
+        /// own in its parent's process — made there by a registry of its own, its frames on
+        /// its own keyed link to the compositor — and is drawn, tapped through its parent
+        /// and described as an actor, its inline child with it.
+        @Test func anActorChildOnALoopOfItsOwnDrawsAndAnswersInASession() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            let scene = "\(s.root)/actor-own-loop.yaml"
+            try """
+                size: 40x10
+                controllers:
+                  - id: Root
+                    class: TapRoot
+                  - id: Middle
+                    class: TapMiddle
+                    parent: Root
+                    placement: actor
+                  - id: Leaf
+                    class: TapLeaf
+                    parent: Middle
+                    placement: inline
+                """.write(toFile: scene, atomically: true, encoding: .utf8)
+            try s.up(scene)
+            #expect(try s.cli("wait", "--text", "[taps 0]", "--timeout", "15").status == 0)
+            #expect(try s.cli("tap", "--text", "[taps 0]").status == 0)
+            #expect(try s.cli("wait", "--text", "[taps 1]", "--timeout", "10").status == 0)
+            let tree = try s.cli("tree").output
+            #expect(tree.contains("  Middle  TapRelay  actor") && tree.contains("    Leaf  TapLeaf"), "\(tree)")
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
+
         /// Issue 21: a client that names no session, started right after `trellis up &`,
         /// attaches to the session being started — not to the newest run directory of
         /// one that has stopped, which is all there is for a moment.
