@@ -54,8 +54,8 @@ import TrellisControllers
         #expect(later.countAtViewDidLoad == 0)
     }
 
-    /// A host's windows share its state (an actor child's window, a controller hosted
-    /// apart): one save holds the controllers of both, and each gets its part back.
+    /// A host's windows on one loop share its state (a controller hosted apart): one save
+    /// holds the controllers of both, and each gets its part back.
     @Test func theWindowsOfOneHostSaveAndRestoreAsOneWhole() async throws {
         let host = Window(size: Size(width: 20, height: 5))
         let actorChild = Window(size: Size(width: 20, height: 5), stateRestoration: host.stateRestoration)
@@ -104,5 +104,27 @@ import TrellisControllers
         window.rootViewController = fresh
         _ = fresh.view
         #expect(fresh.countAtViewDidLoad == 0)
+    }
+
+    /// An actor child's tree, on a loop of its own, tells its state over its link; its
+    /// process keeps it as a part, saved in one whole with its own (`keep(part:of:)`). A
+    /// part that is not a state is refused with the reason, and nothing of it is kept.
+    @Test func aPartFromAnotherLoopIsSavedWithTheWholeAndGarbageIsRefused() async throws {
+        let window = Window(size: Size(width: 20, height: 5))
+        let own = Counter(id: "Own")
+        window.rootViewController = own
+        let restoration = window.stateRestoration
+        #expect(throws: RestorationError.self) { try restoration.keep(part: Array("{not json".utf8), of: "Child") }
+        #expect(throws: RestorationError.tooLarge(StateRestoration.maxBytes + 1)) {
+            try restoration.keep(part: [UInt8](repeating: 32, count: StateRestoration.maxBytes + 1), of: "Child")
+        }
+        let bytes = await saved(in: window) {
+            own.count = 1
+            own.setNeedsStateSave()
+            try? restoration.keep(part: Array(#"{"Far":{"count":"Mg=="}}"#.utf8), of: "Child")
+        }
+        let whole = try JSONDecoder().decode([String: [String: Data]].self, from: Data(try #require(bytes)))
+        #expect(Set(whole.keys) == ["Own", "Far"], "the refused parts left nothing, the kept one is there")
+        #expect(whole["Far"]?["count"] == Data("2".utf8))
     }
 }
