@@ -222,14 +222,19 @@ extension MultiProcessTests {
             #expect(!FileManager.default.fileExists(atPath: "\(s.root)/\(s.session)"))
         }
 
-        /// Issue 21: a child in its own process under an actor-placed parent connects to
-        /// the process that runs its parent (it once dialled the actor's socket, which
-        /// nobody binds, while the supervisor said the tree was up), and is its parent's
-        /// child there: drawn in its viewport, tapped through it, described under it.
-        @Test func aProcessChildUnderAnActorParentConnectsAndDraws() async throws {
+        /// An actor-placed child with a child of its own, in a supervised session, drawn in
+        /// its viewport, tapped through it and described under it:
+        /// - issue 21: its child in a process of its own connects to the process that runs
+        ///   the actor (it once dialled the actor's socket, which nobody binds, while the
+        ///   supervisor said the tree was up);
+        /// - issue 20, phase 2: with an inline child, the actor runs on a loop of its own in
+        ///   its parent's process — made there by a registry of its own, its frames on its
+        ///   own keyed link to the compositor.
+        @Test(arguments: ["process", "inline"])
+        func anActorChildAndItsChildDrawAndAnswerInASession(leafPlacement: String) async throws {
             let s = try CLISession()
             defer { s.cleanUp() }
-            let scene = "\(s.root)/actor-parent.yaml"
+            let scene = "\(s.root)/actor-\(leafPlacement).yaml"
             try """
                 size: 40x10
                 controllers:
@@ -242,49 +247,18 @@ extension MultiProcessTests {
                   - id: Leaf
                     class: TapLeaf
                     parent: Middle
-                    placement: process
+                    placement: \(leafPlacement)
                 """.write(toFile: scene, atomically: true, encoding: .utf8)
             try s.up(scene)
             #expect(try s.cli("wait", "--text", "[taps 0]", "--timeout", "15").status == 0)
             // The screen can show it a moment before the supervisor has read as much.
             let decisions = try await s.eventually { try s.cli("logs", "--kind", "supervisor").output } until: { $0.contains("the tree is up") }
-            #expect(decisions.contains("the tree is up: 3 processes"))
+            #expect(decisions.contains("the tree is up: \(leafPlacement == "process" ? 3 : 2) processes"), "\(decisions)")
             #expect(try s.cli("tap", "--text", "[taps 0]").status == 0)
             #expect(try s.cli("wait", "--text", "[taps 1]", "--timeout", "10").status == 0)
             let tree = try s.cli("tree").output
-            #expect(tree.contains("  Middle  TapRelay  actor") && tree.contains("    Leaf  TapLeaf  process"), "\(tree)")
-            _ = try s.cli("down")
-            #expect(try s.waitForUpToExit() == 0)
-        }
-
-        /// Issue 20, phase 2: in a supervised session an actor child runs on a loop of its
-        /// own in its parent's process — made there by a registry of its own, its frames on
-        /// its own keyed link to the compositor — and is drawn, tapped through its parent
-        /// and described as an actor, its inline child with it.
-        @Test func anActorChildOnALoopOfItsOwnDrawsAndAnswersInASession() async throws {
-            let s = try CLISession()
-            defer { s.cleanUp() }
-            let scene = "\(s.root)/actor-own-loop.yaml"
-            try """
-                size: 40x10
-                controllers:
-                  - id: Root
-                    class: TapRoot
-                  - id: Middle
-                    class: TapMiddle
-                    parent: Root
-                    placement: actor
-                  - id: Leaf
-                    class: TapLeaf
-                    parent: Middle
-                    placement: inline
-                """.write(toFile: scene, atomically: true, encoding: .utf8)
-            try s.up(scene)
-            #expect(try s.cli("wait", "--text", "[taps 0]", "--timeout", "15").status == 0)
-            #expect(try s.cli("tap", "--text", "[taps 0]").status == 0)
-            #expect(try s.cli("wait", "--text", "[taps 1]", "--timeout", "10").status == 0)
-            let tree = try s.cli("tree").output
-            #expect(tree.contains("  Middle  TapRelay  actor") && tree.contains("    Leaf  TapLeaf"), "\(tree)")
+            let leaf = leafPlacement == "process" ? "    Leaf  TapLeaf  process" : "    Leaf  TapLeaf"
+            #expect(tree.contains("  Middle  TapRelay  actor") && tree.contains(leaf), "\(tree)")
             _ = try s.cli("down")
             #expect(try s.waitForUpToExit() == 0)
         }
