@@ -25,9 +25,12 @@ import TrellisWire
         override func handle(_ request: Request, from child: ViewController) -> Reply? {
             guard request.name == "spin" else { return Reply(status: .declined) }
             flags.spinning.store(true, ordering: .releasing)
-            // A busy child: nothing of its own loop runs until it is let go.
+            // A busy child: nothing of its own loop runs until it is let go. It holds its
+            // thread without burning a core — checking every millisecond, not spinning —
+            // for a hot loop took one of the machine's two cores from the parallel test
+            // run, and tests elsewhere timed out behind it (a fresh-clone CI failed so).
             let backstop = MonotonicClock.nanoseconds() &+ 10_000_000_000
-            while !flags.release.load(ordering: .acquiring), MonotonicClock.nanoseconds() < backstop {}
+            while !flags.release.load(ordering: .acquiring), MonotonicClock.nanoseconds() < backstop { usleep(1000) }
             flags.wasReleased.store(flags.release.load(ordering: .acquiring), ordering: .relaxed)
             flags.spins.add(1, ordering: .releasing)
             return Reply(status: .ok)
