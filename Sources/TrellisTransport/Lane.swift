@@ -57,12 +57,12 @@ final class Lane {
     func write(header: [UInt8], body: [UInt8], holding: Bool = false) throws(WriteError) {
         if let failed { throw .failed(failed) }
         if holding { held = true }
-        let p = LaneFraming.prefix(bodyCount: body.count)
-        let prefix = [p.0, p.1, p.2, p.3]
-        let total = prefix.count + header.count + body.count
+        // A tuple, not an array: this runs for every message, and an array allocates.
+        let prefix = LaneFraming.prefix(bodyCount: body.count)
+        let total = LaneFraming.prefixSize + header.count + body.count
         var sent = 0
         if !isWaitingToWrite && !holding {
-            let n = prefix.withUnsafeBytes { a in
+            let n = withUnsafeBytes(of: prefix) { a in
                 header.withUnsafeBytes { b in
                     body.withUnsafeBytes { c in
                         UnixStream.send(fd, a, b, c)
@@ -80,10 +80,14 @@ final class Lane {
             throw .full
         }
         // The rest, in order, after what waits already.
-        for (part, offset) in [(prefix, 0), (header, prefix.count), (body, prefix.count + header.count)] {
-            let from = max(sent - offset, 0)
-            if from < part.count { queued.append(contentsOf: part[from...]) }
-        }
+        withUnsafeBytes(of: prefix) { queue($0, from: sent) }
+        header.withUnsafeBytes { queue($0, from: sent - LaneFraming.prefixSize) }
+        body.withUnsafeBytes { queue($0, from: sent - LaneFraming.prefixSize - header.count) }
+    }
+
+    /// Queues what of `part` is left from its byte `from` on (negative: all of it).
+    private func queue(_ part: UnsafeRawBufferPointer, from: Int) {
+        if max(from, 0) < part.count { queued.append(contentsOf: part[max(from, 0)...]) }
     }
 
     /// Writes what is queued, as much as the socket takes.

@@ -342,13 +342,7 @@ extension Link {
                     .refusedID, "source \(e.source) is not \(peer), whose lane it is", header: WireHeader(e)))
                 return
             }
-            if role == .parent, let why = options.refusal?(e.source) {
-                record(e, outcome: .rejected, bytes: bytes, reason: "refused-id: \(why)")
-                if e.kind != .error {
-                    _ = try? send(.error(WireError(.refusedID, why)), to: e.source, trace: e.trace, correlation: e.sequence)
-                }
-                continue
-            }
+            if refused(e, bytes: bytes, via: via) { continue }
             accept(e, bytes: bytes, via: via, onLane: true)
             if resumedWaiter || (!(readingAhead || options.readsAhead) && loop.hasQueuedWork) { return }
         }
@@ -365,13 +359,8 @@ extension Link {
     private func laneEnded(_ lane: Lane, _ why: String, rejected: Rejection? = nil) {
         guard let peer = lane.peer else { return }
         if let rejected {
-            let header = rejected.header
-            record(RoutingRecord(
-                host: log.host, at: id.rawValue, source: header?.source.rawValue ?? peer.rawValue,
-                target: header?.target.rawValue ?? id.rawValue,
-                kind: header.map { MessageKind(rawValue: $0.kind)?.name ?? "kind-\($0.kind)" } ?? "lane",
-                sequence: header?.sequence ?? 0, trace: header?.trace ?? 0, outcome: .rejected, via: via,
-                reason: "\(rejected.error); the lane is closed"))
+            recordRejection(
+                rejected, source: peer.rawValue, target: id.rawValue, kind: "lane", bytes: 0, via: via, then: "the lane is closed")
         }
         let current = lanes.open[peer] === lane
         if current { lanes.open[peer] = nil }

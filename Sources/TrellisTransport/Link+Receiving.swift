@@ -98,15 +98,21 @@ extension Link {
         return refusal(peer)
     }
 
+    /// On a parent end, for a message whose sender no connection's id check has vouched
+    /// for (the same process's path, a lane): whether its source is refused here — if so,
+    /// logged and answered with `refused-id`.
+    func refused(_ e: Envelope, bytes: Int, via: String) -> Bool {
+        guard role == .parent, let why = refusal(of: e.source) else { return false }
+        record(e, outcome: .rejected, bytes: bytes, via: via, reason: "refused-id: \(why)")
+        if e.kind != .error {
+            _ = try? send(.error(WireError(.refusedID, why)), to: e.source, trace: e.trace, correlation: e.sequence)
+        }
+        return true
+    }
+
     func receiveLocal(_ e: Envelope, from link: Link) {
         guard !closed else { return }
-        if role == .parent, let why = refusal(of: e.source) {
-            record(e, outcome: .rejected, bytes: 0, via: "local", reason: "refused-id: \(why)")
-            if e.kind != .error {
-                _ = try? send(.error(WireError(.refusedID, why)), to: e.source, trace: e.trace, correlation: e.sequence)
-            }
-            return
-        }
+        if refused(e, bytes: 0, via: "local") { return }
         if role == .parent && localChildren[e.source] == nil { localChildren[e.source] = link }
         accept(e, bytes: 0, via: "local")
     }
@@ -199,13 +205,7 @@ extension Link {
     private func reject(_ r: Rejection, routingID: [UInt8]?, bytes: Int, via: String) {
         let sender = routingID.flatMap { ControllerID(bytes: $0) }
         let header = r.header
-        let kindName = header.map { MessageKind(rawValue: $0.kind)?.name ?? "kind-\($0.kind)" } ?? "?"
-        let source = header?.source.rawValue ?? sender?.rawValue ?? "-"
-        record(
-            RoutingRecord(
-                host: log.host, at: id.rawValue, source: source, target: header?.target.rawValue ?? "-", kind: kindName,
-                sequence: header?.sequence ?? 0, trace: header?.trace ?? 0, bytes: bytes, outcome: .rejected, via: via,
-                reason: "\(r.error)"))
+        recordRejection(r, source: sender?.rawValue ?? "-", target: "-", kind: "?", bytes: bytes, via: via)
         // Never answer an error with an error: two confused peers would ping-pong forever.
         // On a parent end the routing id, not the header's claim, says who sent it.
         if header?.kind == MessageKind.error.rawValue { return }
@@ -222,6 +222,21 @@ extension Link {
         } catch {
             record(reply, outcome: .dropped, bytes: 0, reason: "\(error)")
         }
+    }
+
+    /// Logs `r` as `rejected`, named by its header where it got that far, else by
+    /// `source`, `target` and `kind`; `then` is added to the reason (what became of it).
+    func recordRejection(
+        _ r: Rejection, source: String, target: String, kind: String, bytes: Int, via: String, then: String? = nil
+    ) {
+        let header = r.header
+        record(
+            RoutingRecord(
+                host: log.host, at: id.rawValue, source: header?.source.rawValue ?? source,
+                target: header?.target.rawValue ?? target,
+                kind: header.map { MessageKind(rawValue: $0.kind)?.name ?? "kind-\($0.kind)" } ?? kind,
+                sequence: header?.sequence ?? 0, trace: header?.trace ?? 0, bytes: bytes, outcome: .rejected, via: via,
+                reason: then.map { "\(r.error); \($0)" } ?? "\(r.error)"))
     }
 
     /// The target of an error reply to a sender that could not be identified.

@@ -61,16 +61,20 @@ enum UnixStream {
         _ fd: Int32, _ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer = .init(start: nil, count: 0),
         _ c: UnsafeRawBufferPointer = .init(start: nil, count: 0)
     ) -> Int {
-        var parts = [
+        // A tuple on the stack, not an array: every message a lane writes comes here.
+        var parts = (
             iovec(iov_base: UnsafeMutableRawPointer(mutating: a.baseAddress), iov_len: a.count),
             iovec(iov_base: UnsafeMutableRawPointer(mutating: b.baseAddress), iov_len: b.count),
-            iovec(iov_base: UnsafeMutableRawPointer(mutating: c.baseAddress), iov_len: c.count),
-        ]
-        return parts.withUnsafeMutableBufferPointer { iov in
-            var message = msghdr()
-            message.msg_iov = iov.baseAddress
-            message.msg_iovlen = 3
-            return sendmsg(fd, &message, noSignal)
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: c.baseAddress), iov_len: c.count)
+        )
+        return withUnsafeMutablePointer(to: &parts) { tuple in
+            // Three values of one type: a tuple of them is laid out as an array of three.
+            tuple.withMemoryRebound(to: iovec.self, capacity: 3) { iov in
+                var message = msghdr()
+                message.msg_iov = iov
+                message.msg_iovlen = 3
+                return sendmsg(fd, &message, noSignal)
+            }
         }
     }
 
