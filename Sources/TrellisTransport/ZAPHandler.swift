@@ -18,6 +18,8 @@ import TrellisWire
 /// loops share a context, and a handshake must be answered even while the loop that
 /// owns a link waits. It runs while a domain is registered.
 final class ZAPHandler: Sendable {
+    /// Where libzmq asks (RFC 27): one per context.
+    private static let endpoint = "inproc://zeromq.zap.01"
     private let context: ZMQContext
     /// Domain → 32-byte public key → the id it was issued (or vouched) for.
     private let domains = Mutex<[String: [[UInt8]: ControllerID]]>([:])
@@ -85,7 +87,8 @@ final class ZAPHandler: Sendable {
             // Stopped, its socket closed, before the lock is let go: a handler started
             // next on this context binds the same inproc endpoint, which was still taken
             // when this wait ran outside the lock ("Address already in use" under load).
-            // The handler's thread never takes this lock, so the wait (≤ 100 ms) ends.
+            // The handler's thread never takes this lock, so the wait (≤ 100 ms) ends. (The
+            // handler unbinds before it closes: the close alone freed the endpoint later.)
             h.stopping.store(true, ordering: .releasing)
             h.stopped.wait()
         }
@@ -97,7 +100,7 @@ final class ZAPHandler: Sendable {
             let socket: ZMQSocket
             do throws(ZMQError) {
                 socket = try ZMQSocket(.rep, context: context)
-                try socket.bind("inproc://zeromq.zap.01")
+                try socket.bind(Self.endpoint)
             } catch {
                 startFailure.withLock { $0 = error }
                 bound.signal()
@@ -106,6 +109,10 @@ final class ZAPHandler: Sendable {
             }
             bound.signal()
             serve(socket)
+            // Given up before the close: a handler started next on this context binds it
+            // again, and a close alone frees it later, on libzmq's reaper thread
+            // ("Address already in use" in VouchedKeyTests under load).
+            try? socket.unbind(Self.endpoint)
             socket.close(linger: 0)
             stopped.signal()
         }

@@ -110,6 +110,13 @@ public final class ZMQSocket {
         guard zmq_bind(h, endpoint) == 0 else { throw ZMQError("bind \(endpoint)") }
     }
 
+    /// Gives `endpoint` up. For `inproc://` at once, where closing the socket gives it up
+    /// only once libzmq's reaper thread has the socket: a bind right after a close may
+    /// still find it taken.
+    public func unbind(_ endpoint: String) throws(ZMQError) {
+        guard zmq_unbind(h, endpoint) == 0 else { throw ZMQError("unbind \(endpoint)") }
+    }
+
     public func connect(_ endpoint: String) throws(ZMQError) {
         guard zmq_connect(h, endpoint) == 0 else { throw ZMQError("connect \(endpoint)") }
     }
