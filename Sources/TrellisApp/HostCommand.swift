@@ -47,6 +47,11 @@ struct HostCommand: ParsableCommand {
     var actorChildren: [String] = []
 
     @Option(
+        name: .customLong("actor-remote-child"),
+        help: "ACTOR:CLASS — a controller class whose instances the tree of actor child ACTOR gets as children in other processes, which connect to a parent end on its own loop (repeatable).")
+    var actorRemoteChildren: [String] = []
+
+    @Option(
         name: .customLong("data"),
         help: "ID:NAME=VALUE — scene data handed to controller ID of this process when it is made (repeatable).")
     var data: [String] = []
@@ -67,6 +72,21 @@ struct HostCommand: ParsableCommand {
         guard ControllerID(parent) != nil else { throw ValidationError("--parent: '\(parent)' is not a controller id") }
         guard RunDirectory.isValidSession(session) else { throw ValidationError("--session: '\(session)' is not a valid session name") }
         _ = try SceneArguments(data: data, embeds: embeds)
+        _ = try actorRemoteClasses()
+    }
+
+    /// `--actor-remote-child` by actor: the classes its tree gets as children in other processes.
+    func actorRemoteClasses() throws -> [ControllerID: [String]] {
+        var classes: [ControllerID: [String]] = [:]
+        for item in actorRemoteChildren {
+            // A class name holds no colon; an id may.
+            guard let colon = item.lastIndex(of: ":"), let actor = ControllerID(String(item[..<colon])),
+                  !item[item.index(after: colon)...].isEmpty else {
+                throw ValidationError("--actor-remote-child: expected ACTOR:CLASS, got '\(item)'")
+            }
+            classes[actor, default: []].append(String(item[item.index(after: colon)...]))
+        }
+        return classes
     }
 
     /// The main thread becomes the host's I/O loop, which serves the main actor too: a
@@ -119,9 +139,7 @@ struct HostCommand: ParsableCommand {
             let children = try await RemoteChildren.bind(
                 parent: id, endpoint: try run.ipcEndpoint(controllerID), loop: loop, log: log, options: childrenOptions)
             HostLifetime.children = children
-            for name in remoteChildren {
-                registry.register(name) { childID in children.proxy(for: childID ?? ControllerID(name) ?? "child") }
-            }
+            for name in remoteChildren { children.place(name, in: registry) }
         }
         // The process's state is one whole: its host's controllers' and its actor children's.
         let stateRestoration = StateRestoration()
@@ -132,6 +150,20 @@ struct HostCommand: ParsableCommand {
             // Each child's controllers are made on its own loop, by a registry of its own
             // that has the app's classes and the scene's data, as this host's has.
             let register = TrellisApp.registering
+            // An actor child whose tree has children in other processes binds a parent end
+            // of its own for them, on its loop, where the supervisor points them (issue 20).
+            var parentEnds: [ControllerID: ActorChildren.ParentEnd] = [:]
+            for (actor, classes) in try actorRemoteClasses() {
+                var options = LinkOptions()
+                if let keys {
+                    guard let server = keys.server(ofActor: actor) else {
+                        throw ValidationError("--actor-remote-child: no keys were issued for the actor \(actor)")
+                    }
+                    options.curve = server
+                }
+                parentEnds[actor] = ActorChildren.ParentEnd(
+                    endpoint: try run.ipcEndpoint(actor.rawValue), options: options, classes: classes)
+            }
             let actors = try await ActorChildren.bind(
                 parent: id, loop: loop, log: log, compositor: try compositor ?? run.ipcEndpoint("compositor"),
                 compositorOptions: { child in
@@ -148,11 +180,9 @@ struct HostCommand: ParsableCommand {
                     register(registry)
                     scene.apply(to: registry, log: log)
                 },
-                stateRestoration: stateRestoration)
+                parentEnds: parentEnds, stateRestoration: stateRestoration)
             HostLifetime.actors = actors
-            // Process children of this host's controllers connect to its parent end, on this
-            // loop: an actor child that may hold their stand-ins stays on it too.
-            for name in actorChildren { actors.place(name, in: registry, onParentLoop: !remoteChildren.isEmpty) }
+            for name in actorChildren { actors.place(name, in: registry) }
         }
         // Made only now, with the proxies registered: a controller that makes its children
         // in `init` (S2-2's container, DemoTabs) must get the proxies for the remote ones.

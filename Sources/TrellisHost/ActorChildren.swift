@@ -22,33 +22,49 @@ import TrellisWire
 /// child's is, and kept here as part of the process's (`StateRestoration.keep(part:of:)`);
 /// what comes back after a restart is handed to each child's loop.
 ///
-/// Not yet on a loop of its own: an actor child placed with `onParentLoop` — one whose
-/// host has process children for its controllers (`--remote-child`): their links end at
-/// the host's parent end, on its loop, so their stand-ins are that loop's and so is the
-/// tree that holds them. It is hosted there as before: its window shares the process's
-/// state and its host's registry, and a spin there holds up its process.
+/// A child whose tree has children in other processes has a parent end of its own for
+/// them (`ParentEnd`, issue 20): bound on its loop before its controller is made there, at
+/// the endpoint the supervisor points those processes at, so their stand-ins are its
+/// loop's, made by its registry, as its host's are for the host's. An actor placed under
+/// an actor child is not one here: its parent's registry makes it, in its parent's tree
+/// and on its loop.
 ///
 /// The parent's side — this object, the proxies, the parent end — is its parent's loop's.
 public final class ActorChildren {
+    /// Where an actor child's own process children connect, and as whom they may
+    /// (`CurveKeys.server` with the actor's pair; none: plain, as every link without keys).
+    public struct ParentEnd: Sendable {
+        public var endpoint: String
+        public var options: LinkOptions
+        /// The classes whose instances its tree gets as children in other processes.
+        public var classes: [String]
+
+        public init(endpoint: String, options: LinkOptions = LinkOptions(), classes: [String]) {
+            self.endpoint = endpoint
+            self.options = options
+            self.classes = classes
+        }
+    }
+
     public let children: RemoteChildren
     private let loop: IOLoop
     private let log: RoutingLog
     private let compositor: String?
     private let compositorOptions: @Sendable (ControllerID) -> LinkOptions?
     private let registering: @Sendable (ControllerRegistry) -> Void
+    private let parentEnds: [ControllerID: ParentEnd]
     private var hosted: [ControllerID: Hosted] = [:]
     /// The process's state as it came back after a restart, for children hosted after.
     private var restored: [UInt8]?
 
-    /// One child: its loop, and there its host.
+    /// One child: its loop, and there its host and its own parent end.
     private struct Hosted {
         let loop: IOLoop
         let host: LoopBound<ChildHost?>
-        /// Made for the child, stopped with it: not its parent's.
-        let ownLoop: Bool
+        let processChildren: LoopBound<RemoteChildren?>
+        /// Binding its parent end, then hosting it: done before its loop stops.
+        let bringUp: Task<Void, Never>?
     }
-    /// The process's state, for children hosted on their parent's loop.
-    private weak var stateRestoration: StateRestoration?
 
     /// Numbers the endpoints of this process: an `inproc://` name is the process's.
     private static let endpoints = Atomic<Int>(0)
@@ -56,7 +72,7 @@ public final class ActorChildren {
     private init(
         children: RemoteChildren, loop: IOLoop, log: RoutingLog, compositor: String?,
         compositorOptions: @escaping @Sendable (ControllerID) -> LinkOptions?,
-        registering: @escaping @Sendable (ControllerRegistry) -> Void
+        registering: @escaping @Sendable (ControllerRegistry) -> Void, parentEnds: [ControllerID: ParentEnd]
     ) {
         self.children = children
         self.loop = loop
@@ -64,18 +80,21 @@ public final class ActorChildren {
         self.compositor = compositor
         self.compositorOptions = compositorOptions
         self.registering = registering
+        self.parentEnds = parentEnds
     }
 
     /// Binds the parent end, on `loop` (the parent's), for the actor children of `parent`'s
     /// process. Their frames go to the compositor at `compositor` (none: a window without
     /// one, as in tests), each child's link there with `compositorOptions(child)` (its
     /// keys). Each child's controller is made on its own loop by a registry `registering`
-    /// fills there. Their state is part of the process's: `stateRestoration`, the one its
-    /// host keeps (none: kept by the parent end only, for a child's restart).
+    /// fills there; a child in `parentEnds` binds that parent end for its process
+    /// children first. Their state is part of the process's: `stateRestoration`, the one
+    /// its host keeps (none: kept by the parent end only, for a child's restart).
     public static func bind(
         parent: ControllerID, loop: IOLoop, log: RoutingLog, compositor: String?,
         compositorOptions: @escaping @Sendable (ControllerID) -> LinkOptions? = { _ in nil },
         registering: @escaping @Sendable (ControllerRegistry) -> Void = { _ in },
+        parentEnds: [ControllerID: ParentEnd] = [:],
         stateRestoration: StateRestoration? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws(LinkError) -> ActorChildren {
         let n = endpoints.add(1, ordering: .relaxed).newValue
@@ -84,8 +103,7 @@ public final class ActorChildren {
             parent: parent, endpoint: "inproc://trellis-actors-\(n)-\(parent)", loop: loop, log: log)
         let actors = ActorChildren(
             children: children, loop: loop, log: log, compositor: compositor, compositorOptions: compositorOptions,
-            registering: registering)
-        actors.stateRestoration = stateRestoration
+            registering: registering, parentEnds: parentEnds)
         if let stateRestoration {
             // A child's saved state, told over its link, is part of the process's.
             children.onStateKept = { [weak stateRestoration] child, bytes in
@@ -107,41 +125,10 @@ public final class ActorChildren {
     /// From now on, a controller of class `name` asked of `registry` (the parent's) is
     /// hosted as an actor child, made on its loop by the registry `registering` fills
     /// there, and whoever asked gets the proxy to add as its child.
-    /// With `onParentLoop`, hosted on this (its parent's) loop instead, made by what `name`
-    /// was registered with in `registry` and configured as `registry` configures.
-    public func place(_ name: String, in registry: ControllerRegistry, onParentLoop: Bool = false) {
-        guard onParentLoop else {
-            registry.register(name) { [unowned self] id in
-                host(name, id: id ?? ViewController.generatedID(named: name))
-            }
-            return
+    public func place(_ name: String, in registry: ControllerRegistry) {
+        registry.register(name) { [unowned self] id in
+            host(name, id: id ?? ViewController.generatedID(named: name))
         }
-        guard let make = registry.factory(named: name) else {
-            View.diagnostics("Actor placement: no controller class '\(name)' to place")
-            return
-        }
-        registry.register(name) { [unowned self, unowned registry] id in
-            if let id, hosted[id] != nil { return children.proxy(for: id) }
-            let controller = make(id)
-            registry.configure?(controller)
-            return hostOnParentLoop(controller, registry: registry)
-        }
-    }
-
-    /// Hosts `controller` on this loop, its parent's, sharing the process's state.
-    private func hostOnParentLoop(_ controller: ViewController, registry: ControllerRegistry) -> RemoteController {
-        let id = controller.id
-        do {
-            let made = try ChildHost.startActor(
-                controller: controller, parent: children.parentID, endpoint: children.link.endpoint,
-                compositor: compositor, loop: loop, log: log, compositorOptions: compositorOptions(id),
-                stateRestoration: stateRestoration)
-            made.window.registry = registry
-            hosted[id] = Hosted(loop: loop, host: LoopBound(made, loop: loop), ownLoop: false)
-        } catch {
-            View.diagnostics("Actor placement: \(id) could not be hosted: \(error)")
-        }
-        return children.proxy(for: id)
     }
 
     /// Hosts a controller of class `name` with id `id` as an actor child (once per id),
@@ -150,9 +137,14 @@ public final class ActorChildren {
     /// calls fail, and says why.
     public func host(_ name: String, id: ControllerID) -> RemoteController {
         let registering = self.registering
-        start(id) {
+        let end = parentEnds[id]
+        start(id, parentEnd: end) { processChildren in
             let registry = ControllerRegistry()
             registering(registry)
+            // Its process children's stand-ins: its own parent end's, on its loop.
+            if let processChildren, let end {
+                for child in end.classes { processChildren.place(child, in: registry) }
+            }
             guard let controller = registry.make(name, id: id) else {
                 View.diagnostics("Actor placement: no controller class '\(name)' to host as \(id)")
                 return nil
@@ -164,7 +156,8 @@ public final class ActorChildren {
 
     /// Hosts `controller`, made here and handed over whole (nothing here keeps it), as an
     /// actor child on a loop of its own, and returns the proxy its parent adds. Its tree
-    /// has no registry: what it asks for by name is not made.
+    /// has no registry: what it asks for by name is not made, and it has no parent end of
+    /// its own.
     public func host(_ controller: sending ViewController) -> RemoteController {
         let id = controller.id
         guard hosted[id] == nil else { return children.proxy(for: id) }
@@ -172,26 +165,27 @@ public final class ActorChildren {
         // Handed to the child's loop, whose alone it is from now on (`LoopBound`'s
         // contract; `sending` proves nothing here holds it).
         let handed = LoopBound<ViewController?>(controller, loop: childLoop)
-        start(id, on: childLoop) {
+        start(id, on: childLoop) { _ in
             defer { handed.value = nil }
             return handed.value.map { ($0, nil) }
         }
         return children.proxy(for: id)
     }
 
-    /// Starts child `id`'s loop, and on it its host for what `make` makes there.
+    /// Starts child `id`'s loop, and on it its host for what `make` makes there — after
+    /// binding `parentEnd` there, if it has one, which `make` is handed.
     private func start(
-        _ id: ControllerID, on childLoop: IOLoop? = nil,
-        _ make: @escaping @Sendable () -> (ViewController, registry: ControllerRegistry?)?
+        _ id: ControllerID, on childLoop: IOLoop? = nil, parentEnd: ParentEnd? = nil,
+        _ make: @escaping @Sendable (RemoteChildren?) -> (ViewController, registry: ControllerRegistry?)?
     ) {
         guard hosted[id] == nil else { return }
         let childLoop = childLoop ?? IOLoop(name: "actor-\(id)")
         let host = LoopBound<ChildHost?>(nil, loop: childLoop)
-        hosted[id] = Hosted(loop: childLoop, host: host, ownLoop: true)
+        let processChildren = LoopBound<RemoteChildren?>(nil, loop: childLoop)
         let parent = children.parentID, endpoint = children.link.endpoint, compositor = self.compositor
         let log = self.log, options = compositorOptions(id), restored = self.restored
-        childLoop.execute {
-            guard let (controller, registry) = make() else { return }
+        let hostThere: @Sendable () -> Void = {
+            guard let (controller, registry) = make(processChildren.value) else { return }
             do {
                 let made = try ChildHost.startActor(
                     controller: controller, parent: parent, endpoint: endpoint, compositor: compositor, loop: childLoop,
@@ -203,6 +197,27 @@ public final class ActorChildren {
                 View.diagnostics("Actor placement: \(id) could not be hosted: \(error)")
             }
         }
+        guard let parentEnd else {
+            hosted[id] = Hosted(loop: childLoop, host: host, processChildren: processChildren, bringUp: nil)
+            childLoop.execute(hostThere)
+            return
+        }
+        // Binding is asynchronous: its link's start runs on the child's loop, whose jobs it
+        // and what follows are (`OnLoop`); the parent's calls meanwhile wait for the child
+        // to connect, as for a process still starting (`Switchboard`).
+        let bringUp = Task {
+            await OnLoop(childLoop).run { here in
+                do throws(LinkError) {
+                    processChildren.value = try await RemoteChildren.bind(
+                        parent: id, endpoint: parentEnd.endpoint, loop: childLoop, log: log, options: parentEnd.options,
+                        isolation: here)
+                } catch {
+                    View.diagnostics("Actor placement: \(id)'s children in other processes cannot connect to it: \(error)")
+                }
+                hostThere()
+            }
+        }
+        hosted[id] = Hosted(loop: childLoop, host: host, processChildren: processChildren, bringUp: bringUp)
     }
 
     /// The process's state came back after a restart: each child takes its part, on its
@@ -210,7 +225,7 @@ public final class ActorChildren {
     /// comes after, on its link).
     private func restore(_ bytes: [UInt8]) {
         restored = bytes
-        for child in hosted.values where child.ownLoop {
+        for child in hosted.values {
             let host = child.host
             child.loop.execute {
                 // It decoded here: it decodes there.
@@ -219,30 +234,43 @@ public final class ActorChildren {
         }
     }
 
-    /// Closes every child's links, stops its loop, and closes the parent end.
+    /// Closes every child's links and its own parent end, stops its loop, and closes the
+    /// parent end.
     public func close(isolation: isolated (any Actor)? = #isolation) async {
         let all = hosted.values
         hosted = [:]
-        for child in all where !child.ownLoop {
-            if let made = child.host.value {
-                await made.link.close()
-                await made.compositorLink?.close()
-            }
-        }
-        for child in all where child.ownLoop {
-            let host = child.host
+        for child in all {
+            await child.bringUp?.value
+            let host = child.host, processChildren = child.processChildren
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 child.loop.execute {
                     if let made = host.value {
                         made.link.now { $0.close() }
                         if let c = made.compositorLink, c !== made.link { c.now { $0.close() } }
                     }
+                    processChildren.value?.link.now { $0.close() }
                     host.value = nil
+                    processChildren.value = nil
                     done.resume()
                 }
             }
             child.loop.shutdown()
         }
         await children.link.close()
+    }
+}
+
+/// An actor child's loop as an actor: what must await there — binding its parent end —
+/// runs as that loop's jobs, on its thread, where what follows it must run too.
+private actor OnLoop {
+    private let loop: IOLoop
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    init(_ loop: IOLoop) {
+        self.loop = loop
+    }
+
+    func run(_ body: @Sendable (isolated OnLoop) async -> Void) async {
+        await body(self)
     }
 }

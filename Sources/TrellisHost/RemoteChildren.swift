@@ -58,6 +58,13 @@ public final class RemoteChildren {
         return p
     }
 
+    /// From now on, a controller of class `name` asked of `registry` — one whose code runs
+    /// on this end's loop — is the stand-in for a child in another process, which connects
+    /// here with the id it was asked for.
+    public func place(_ name: String, in registry: ControllerRegistry) {
+        registry.register(name) { id in self.proxy(for: id ?? ControllerID(name) ?? "child") }
+    }
+
     /// A child lost (its heartbeats stopped: crashed, killed, hung) keeps its place in the
     /// tree; the compositor shows a placeholder, and calls to it fail at once
     /// (`Switchboard`). When it connects again it is sent its state again

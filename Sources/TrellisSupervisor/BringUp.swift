@@ -2,9 +2,9 @@ import TrellisLog
 import TrellisWire
 
 /// When a scene's tree is up, read from the routing log as it is written (issue 21):
-/// every host process has said hello to the process that runs its parent — which is
-/// not its parent's own socket when the parent is an actor — and to the compositor,
-/// and the compositor has had the root's first frame. Read, not asked: asking (the
+/// every host process has said hello to the parent end it connects to — its parent's
+/// process's, or the actor's whose loop runs its parent (issue 20) — and to the
+/// compositor, and the compositor has had the root's first frame. Read, not asked: asking (the
 /// screen, the tree) would put requests in flight while clients may already drive it.
 ///
 /// Not every host's frame: a child that is not shown (a tab not selected) draws nothing
@@ -20,7 +20,7 @@ public struct BringUp: Sendable {
     public init(scene: Scene) {
         self.scene = scene
         for c in scene.processes {
-            waiting[c.id] = [scene.parentProcess(of: c)?.rawValue ?? Self.compositor, Self.compositor]
+            waiting[c.id] = [scene.parentEnd(of: c)?.rawValue ?? Self.compositor, Self.compositor]
         }
     }
 
@@ -47,18 +47,21 @@ public struct BringUp: Sendable {
                 why.append("\(c.id) is not running (what it printed: output/\(c.id).log)")
                 continue
             }
-            let parentProcess = scene.parentProcess(of: c)
             for end in ends.sorted() {
-                if end == Self.compositor {
-                    why.append("\(c.id) has not said hello to the compositor")
-                } else if let parent = c.parent, parent.rawValue != end {
-                    why.append("\(c.id) has not said hello to its parent \(parent), an actor in process \(end)")
-                } else {
-                    why.append("\(c.id) has not said hello to its parent \(parentProcess.map(\.rawValue) ?? end)")
-                }
+                why.append("\(c.id) has not said hello to \(describe(end, for: c))")
             }
         }
         if !rootComposed { why.append("the compositor has no frame from the root \(scene.root.id) yet") }
         return why
+    }
+
+    /// The end `c` connects to, as a person reads it: the compositor, its parent, or the
+    /// actor whose loop runs its parent, in the process that hosts that actor.
+    private func describe(_ end: String, for c: Scene.Controller) -> String {
+        guard end != Self.compositor, let parent = c.parent else { return "the compositor" }
+        guard let owner = scene.controllers.first(where: { $0.id.rawValue == end }) else { return "its parent \(parent)" }
+        let inActor = owner.placement == .actor ? ", an actor in process \(scene.processOwner(of: owner).id)" : ""
+        if owner.id == parent { return "its parent \(parent)\(inActor)" }
+        return "\(end), whose loop runs its parent \(parent)\(inActor)"
     }
 }

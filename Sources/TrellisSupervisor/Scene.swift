@@ -71,11 +71,25 @@ public struct Scene: Equatable, Sendable {
         return current
     }
 
-    /// The process-placed controller whose process runs `c`'s parent: where `c`'s own
-    /// process, if it has one, connects. Nil for the root, whose parent is the compositor.
-    public func parentProcess(of c: Controller) -> ControllerID? {
+    /// The controller whose loop runs `c`: the actor-placed controller it is in — itself,
+    /// or the one nearest its process above it — else its process's. An actor under an
+    /// actor is made in its parent actor's tree, on that loop (docs/PROCESSES.md,
+    /// "Placements"), so the one nearest its process is the one whose loop it is.
+    public func loopOwner(of c: Controller) -> Controller {
+        var current = c, actor: Controller?
+        while current.placement != .process, let p = current.parent, let parent = controllers.first(where: { $0.id == p }) {
+            if current.placement == .actor { actor = current }
+            current = parent
+        }
+        return actor ?? current
+    }
+
+    /// The parent end `c`'s own process, if it has one, connects to: that of the loop that
+    /// runs `c`'s parent — its process's, or an actor's in that process, which binds one of
+    /// its own (issue 20). Nil for the root, whose parent is the compositor.
+    public func parentEnd(of c: Controller) -> ControllerID? {
         guard let p = c.parent, let parent = controllers.first(where: { $0.id == p }) else { return nil }
-        return processOwner(of: parent).id
+        return loopOwner(of: parent).id
     }
 
     /// The controllers that get their own process, parents before children.

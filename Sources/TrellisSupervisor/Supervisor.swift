@@ -104,23 +104,27 @@ public final class Supervisor {
     /// their data, the embed segues of all of them, proxies for their process-placed
     /// children, and which classes to host as actors.
     ///
-    /// A process-placed child connects to the process that runs its parent, as that
-    /// process's root controller: under an actor-placed parent there is no socket of the
-    /// parent's own (issue 21), and the host there hands what the child sends to its
-    /// real parent (`RemoteChildren`).
+    /// A process-placed child connects to the parent end of the loop that runs its parent
+    /// (`Scene.parentEnd`), as that end's controller's child: its parent's process's, or
+    /// — under a controller an actor's loop runs — that actor's own, which its host binds
+    /// on the actor's loop (issue 20). There the child's stand-in is made and what it
+    /// sends is handed to its real parent (`RemoteChildren`).
     private func hostArguments(_ c: Scene.Controller) throws -> [String] {
-        let parent = scene.parentProcess(of: c)?.rawValue ?? "compositor"
+        let parent = scene.parentEnd(of: c)?.rawValue ?? "compositor"
         // Throws when the socket path would not fit a Unix socket address.
         let endpoint = try run.ipcEndpoint(parent)
         var args = ["--host", c.id.rawValue, "--class", c.className, "--parent", parent,
                     "--endpoint", endpoint, "--session", run.session, "--run-root", runRoot, "--supervised",
                     "--keys-on-stdin"]
         let local = scene.controllers.filter { scene.processOwner(of: $0).id == c.id }
-        var remote: Set<String> = [], actors: Set<String> = []
+        var remote: Set<String> = [], actors: Set<String> = [], underActors: [ControllerID: Set<String>] = [:]
         for member in local {
             for (k, v) in member.data.sorted(by: { $0.key < $1.key }) { args += ["--data", "\(member.id):\(k)=\(v)"] }
+            let loop = scene.loopOwner(of: member).id
             for child in scene.children(of: member.id) {
-                if child.placement == .process { remote.insert(child.className) }
+                if child.placement == .process {
+                    if loop == c.id { remote.insert(child.className) } else { underActors[loop, default: []].insert(child.className) }
+                }
                 if child.placement == .actor { actors.insert(child.className) }
                 if let view = child.embed { args += ["--embed", "\(member.id):\(child.id):\(child.className):\(view)"] }
                 // A process-placed child's data travels with its own host's arguments.
@@ -128,11 +132,17 @@ public final class Supervisor {
         }
         for name in remote.sorted() { args += ["--remote-child", name] }
         for name in actors.sorted() { args += ["--actor-child", name] }
+        for (actor, names) in underActors.sorted(by: { $0.key < $1.key }) {
+            // Its parent end is a socket: one whose path would not fit fails here, before anything starts.
+            _ = try run.ipcEndpoint(actor.rawValue)
+            for name in names.sorted() { args += ["--actor-remote-child", "\(actor):\(name)"] }
+        }
         return args
     }
 
     /// What process `id` is handed on its standard input (docs/PROTOCOL.md §1): its
-    /// pair, its parent's and the compositor's public keys, and its children's.
+    /// pair, its parent end's and the compositor's public keys, its children's, and for
+    /// each actor it hosts, its pair and the children that connect to its parent end.
     private func processKeys(for id: String) -> ProcessKeys {
         let own = keys[id]!
         let hosts = scene.processes
@@ -144,17 +154,19 @@ public final class Supervisor {
                 own: own, parent: nil, compositor: nil,
                 children: Dictionary(uniqueKeysWithValues: (hosts + actors).map { (keys[$0.id.rawValue]!.publicKey, $0.id) }))
         }
-        let owner: (ControllerID?) -> String = { parent in
-            guard let parent, let p = self.scene.controllers.first(where: { $0.id == parent }) else { return "compositor" }
-            return self.scene.processOwner(of: p).id.rawValue
+        // Who connects to the parent end of `end`'s loop: the processes it runs the parents of.
+        let connecting: (ControllerID) -> [String: ControllerID] = { end in
+            Dictionary(uniqueKeysWithValues: hosts.filter { self.scene.parentEnd(of: $0) == end }.map { (self.keys[$0.id.rawValue]!.publicKey, $0.id) })
         }
         let me = hosts.first { $0.id.rawValue == id }
-        let children = hosts.filter { $0.parent != nil && owner($0.parent) == id }
+        let parentEnd = me.flatMap { scene.parentEnd(of: $0) }?.rawValue ?? "compositor"
         let hosted = actors.filter { scene.processOwner(of: $0).id.rawValue == id }
+        let ends = hosted.map { ($0.id, connecting($0.id)) }.filter { !$0.1.isEmpty }
         return ProcessKeys(
-            own: own, parent: keys[owner(me?.parent)]?.publicKey, compositor: keys["compositor"]?.publicKey,
-            children: Dictionary(uniqueKeysWithValues: children.map { (keys[$0.id.rawValue]!.publicKey, $0.id) }),
-            actors: Dictionary(uniqueKeysWithValues: hosted.map { ($0.id, keys[$0.id.rawValue]!) }))
+            own: own, parent: keys[parentEnd]?.publicKey, compositor: keys["compositor"]?.publicKey,
+            children: me.map { connecting($0.id) } ?? [:],
+            actors: Dictionary(uniqueKeysWithValues: hosted.map { ($0.id, keys[$0.id.rawValue]!) }),
+            actorChildren: Dictionary(uniqueKeysWithValues: ends))
     }
 
     // MARK: Starting

@@ -19,20 +19,30 @@ public struct ProcessKeys: Sendable, Equatable {
     /// The pairs of the actor-placed controllers this process hosts: each speaks to the
     /// compositor as itself, on a link of its own (docs/PROCESSES.md, "Placements").
     public var actors: [ControllerID: CurveKeyPair]
+    /// Per actor above, public key → id of every process that connects to that actor's
+    /// own parent end: the processes of the controllers its loop runs the parent of
+    /// (issue 20; docs/PROCESSES.md, "Placements").
+    public var actorChildren: [ControllerID: [String: ControllerID]]
 
     public init(
         own: CurveKeyPair, parent: String?, compositor: String?, children: [String: ControllerID],
-        actors: [ControllerID: CurveKeyPair] = [:]
+        actors: [ControllerID: CurveKeyPair] = [:], actorChildren: [ControllerID: [String: ControllerID]] = [:]
     ) {
         self.own = own
         self.parent = parent
         self.compositor = compositor
         self.children = children
         self.actors = actors
+        self.actorChildren = actorChildren
     }
 
     /// This process as the parent end of its children's links.
     public var server: CurveKeys { .server(own, children: children) }
+
+    /// Actor `id` as the parent end of its children's links, or nil if no pair was issued for it.
+    public func server(ofActor id: ControllerID) -> CurveKeys? {
+        actors[id].map { .server($0, children: actorChildren[id] ?? [:]) }
+    }
 
     /// This process as a child end of the link whose parent end has `serverKey`.
     public func client(of serverKey: String) -> CurveKeys { .client(own, serverKey: serverKey) }
@@ -44,6 +54,9 @@ public struct ProcessKeys: Sendable, Equatable {
         if let compositor { lines.append("compositor \(compositor)") }
         for (key, id) in children.sorted(by: { $0.value < $1.value }) { lines.append("child \(id) \(key)") }
         for (id, pair) in actors.sorted(by: { $0.key < $1.key }) { lines.append("actor \(id) \(pair.publicKey) \(pair.secretKey)") }
+        for (actor, children) in actorChildren.sorted(by: { $0.key < $1.key }) {
+            for (key, id) in children.sorted(by: { $0.value < $1.value }) { lines.append("actor-child \(actor) \(id) \(key)") }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -55,6 +68,7 @@ public struct ProcessKeys: Sendable, Equatable {
         var pub: String?, sec: String?, parent: String?, compositor: String?
         var children: [String: ControllerID] = [:]
         var actors: [ControllerID: CurveKeyPair] = [:]
+        var actorChildren: [ControllerID: [String: ControllerID]] = [:]
         for line in text.split(separator: "\n") {
             let f = line.split(separator: " ").map(String.init)
             func key(_ s: String) throws(Failure) -> String {
@@ -72,13 +86,21 @@ public struct ProcessKeys: Sendable, Equatable {
             case ("actor", 4):
                 guard let id = ControllerID(f[1]) else { throw Failure(description: "keys: '\(f[1])' is not a controller id") }
                 actors[id] = CurveKeyPair(publicKey: try key(f[2]), secretKey: try key(f[3]))
+            case ("actor-child", 4):
+                guard let actor = ControllerID(f[1]) else { throw Failure(description: "keys: '\(f[1])' is not a controller id") }
+                guard let id = ControllerID(f[2]) else { throw Failure(description: "keys: '\(f[2])' is not a controller id") }
+                actorChildren[actor, default: [:]][try key(f[3])] = id
             default: throw Failure(description: "keys: unexpected line starting '\(f.first ?? "")'")
             }
         }
         guard let pub, let sec else { throw Failure(description: "keys: no key pair (public and secret)") }
+        // A child admitted at an end nobody binds is a mistake of the writer's, not a key to keep.
+        if let orphan = actorChildren.keys.sorted().first(where: { actors[$0] == nil }) {
+            throw Failure(description: "keys: actor-child lines for '\(orphan)', which has no actor line")
+        }
         return ProcessKeys(
             own: CurveKeyPair(publicKey: pub, secretKey: sec), parent: parent, compositor: compositor, children: children,
-            actors: actors)
+            actors: actors, actorChildren: actorChildren)
     }
 
     /// Reads standard input to its end (the supervisor closes it once written).

@@ -26,6 +26,10 @@ import Testing
         (["--embed", "A:B:Class"], "--embed: expected PARENT:CHILD:CLASS:VIEW"),
         (["--embed", "A:B::view"], "--embed: expected PARENT:CHILD:CLASS:VIEW"),
         (["--embed", "A:B:C:v:extra"], "--embed: expected PARENT:CHILD:CLASS:VIEW"),
+        // Issue 20: an actor's process children, by class.
+        (["--actor-remote-child", "no-colon"], "--actor-remote-child: expected ACTOR:CLASS"),
+        (["--actor-remote-child", "Middle:"], "--actor-remote-child: expected ACTOR:CLASS"),
+        (["--actor-remote-child", "bad id:TapLeaf"], "--actor-remote-child: expected ACTOR:CLASS"),
     ])
     func garbageSceneArgumentsAreRefused(_ extra: [String], _ message: String) throws {
         let r = try run(extra)

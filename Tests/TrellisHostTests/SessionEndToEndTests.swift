@@ -224,12 +224,13 @@ extension MultiProcessTests {
 
         /// An actor-placed child with a child of its own, in a supervised session, drawn in
         /// its viewport, tapped through it and described under it:
-        /// - issue 21: its child in a process of its own connects to the process that runs
-        ///   the actor (it once dialled the actor's socket, which nobody binds, while the
+        /// - issue 21: its child in a process of its own connects to a parent end that is
+        ///   bound (it once dialled the actor's socket, which nobody bound, while the
         ///   supervisor said the tree was up);
-        /// - issue 20, phase 2: with an inline child, the actor runs on a loop of its own in
-        ///   its parent's process — made there by a registry of its own, its frames on its
-        ///   own keyed link to the compositor.
+        /// - issue 20, "One house": that end is the actor's own, on its own loop in its
+        ///   parent's process — the tree is up only once the child said hello there; with an
+        ///   inline child too, the actor runs on a loop of its own, made there by a registry
+        ///   of its own, its frames on its own keyed link to the compositor.
         @Test(arguments: ["process", "inline"])
         func anActorChildAndItsChildDrawAndAnswerInASession(leafPlacement: String) async throws {
             let s = try CLISession()
@@ -259,6 +260,55 @@ extension MultiProcessTests {
             let tree = try s.cli("tree").output
             let leaf = leafPlacement == "process" ? "    Leaf  TapLeaf  process" : "    Leaf  TapLeaf"
             #expect(tree.contains("  Middle  TapRelay  actor") && tree.contains(leaf), "\(tree)")
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
+
+        /// Issue 20: a process child of an actor, killed, is restarted by the policy as any
+        /// process child, connects again to the actor's own parent end and is given its
+        /// place again by its real parent there, on the actor's loop: it draws, answers a
+        /// tap, and is described under the actor (docs/SCENES.md, "A process under an actor").
+        @Test func aProcessChildOfAnActorKilledComesBackUnderTheActor() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            let scene = "\(s.root)/actor-restart.yaml"
+            try """
+                size: 40x10
+                controllers:
+                  - id: Root
+                    class: TapRoot
+                  - id: Middle
+                    class: TapMiddle
+                    parent: Root
+                    placement: actor
+                  - id: Leaf
+                    class: TapLeaf
+                    parent: Middle
+                    placement: process
+                """.write(toFile: scene, atomically: true, encoding: .utf8)
+            try s.up(scene)
+            #expect(try s.cli("wait", "--text", "[taps 0]", "--timeout", "15").status == 0)
+            #expect(try s.cli("tap", "--text", "[taps 0]").status == 0)
+            #expect(try s.cli("wait", "--text", "[taps 1]", "--timeout", "10").status == 0)
+            let leaf = try #require(try s.state().members.first { $0.id == "Leaf" })
+            let root = try #require(try s.state().members.first { $0.id == "Root" })
+            try #require(CLISession.isOurs(leaf.pid, root: s.root), "Leaf's pid \(leaf.pid) is not this session's")
+            kill(leaf.pid, SIGKILL)
+
+            let restarted = try await s.until { try s.state().members.first { $0.id == "Leaf" }.map { $0.restarts == 1 && $0.pid > 0 && $0.pid != leaf.pid } ?? false }
+            #expect(restarted)
+            // A new process: its count starts again, drawn where its parent placed it.
+            #expect(try s.cli("wait", "--text", "[taps 0]", "--timeout", "15").status == 0)
+            #expect(try s.cli("tap", "--text", "[taps 0]").status == 0)
+            #expect(try s.cli("wait", "--text", "[taps 1]", "--timeout", "10").status == 0)
+            let again = try #require(try s.state().members.first { $0.id == "Leaf" })
+            let tree = try s.cli("tree").output
+            let line = try #require(tree.split(separator: "\n").first { $0.contains("Leaf  TapLeaf") }, "\(tree)")
+            #expect(tree.contains("  Middle  TapRelay  actor") && line.hasPrefix("    Leaf") && line.contains("process pid \(again.pid)"), "\(tree)")
+            // One-for-one: the actor's process, which holds its parent end, kept running.
+            #expect(try s.state().members.first { $0.id == "Root" }?.pid == root.pid)
+            let decisions = try s.cli("logs", "--kind", "supervisor").output
+            #expect(decisions.contains("restarting Leaf (one-for-one, restart 1"), "\(decisions)")
             _ = try s.cli("down")
             #expect(try s.waitForUpToExit() == 0)
         }

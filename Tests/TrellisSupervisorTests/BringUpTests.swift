@@ -2,10 +2,11 @@ import Testing
 import TrellisLog
 @testable import TrellisSupervisor
 
-/// Issue 21: "the tree is up" means every host said hello to the process that runs its
-/// parent and to the compositor, and the root's first frame reached the compositor —
-/// a hello to the compositor alone (all the actor-under-process bug's child ever said)
-/// is not up; and when it is not, what is missing is said, host by host.
+/// Issue 21: "the tree is up" means every host said hello to the parent end it connects
+/// to and to the compositor, and the root's first frame reached the compositor — a hello
+/// to the compositor alone (all the actor-under-process bug's child ever said) is not up;
+/// and when it is not, what is missing is said, host by host. Issue 20: a process child
+/// of an actor connects to the actor's own parent end, on the actor's loop.
 @Suite struct BringUpTests {
     static let scene = try! Scene.parse("""
         controllers:
@@ -27,9 +28,49 @@ import TrellisLog
             outcome: outcome, via: "ipc")
     }
 
-    @Test func aChildUnderAnActorConnectsToItsParentsProcess() {
-        #expect(Self.scene.parentProcess(of: Self.scene.controllers[2]) == "Root")
-        #expect(Self.scene.parentProcess(of: Self.scene.root) == nil)
+    @Test func aChildUnderAnActorConnectsToTheActorsOwnParentEnd() {
+        #expect(Self.scene.parentEnd(of: Self.scene.controllers[2]) == "Middle")
+        #expect(Self.scene.parentEnd(of: Self.scene.controllers[1]) == "Root")
+        #expect(Self.scene.parentEnd(of: Self.scene.root) == nil)
+    }
+
+    /// Under an inline controller in an actor's tree, the actor's loop runs the parent:
+    /// its end is the one; an actor under an actor is made in its parent actor's tree.
+    @Test func theEndIsThatOfTheLoopThatRunsTheParent() throws {
+        let scene = try Scene.parse("""
+            controllers:
+              - id: Root
+                class: TapRoot
+              - id: Middle
+                class: TapMiddle
+                parent: Root
+                placement: actor
+              - id: Pane
+                class: TapRelay
+                parent: Middle
+                placement: inline
+              - id: Inner
+                class: TapMiddle
+                parent: Middle
+                placement: actor
+              - id: Leaf
+                class: TapLeaf
+                parent: Pane
+                placement: process
+              - id: Deep
+                class: TapLeaf
+                parent: Inner
+                placement: process
+              - id: Beside
+                class: TapLeaf
+                parent: Root
+                placement: process
+            """, file: "ends.yaml")
+        let end = { (id: String) in scene.parentEnd(of: scene.controllers.first { $0.id.rawValue == id }!) }
+        #expect(end("Leaf") == "Middle" && end("Deep") == "Middle" && end("Beside") == "Root")
+        var b = BringUp(scene: scene)
+        b.read([line("hello", .received, from: "Leaf", at: "Root")])
+        #expect(b.missing { _ in true }.contains("Leaf has not said hello to Middle, whose loop runs its parent Pane, an actor in process Root"))
     }
 
     @Test func upWhenEveryHostGreetedItsParentsProcessAndTheCompositorAndTheRootDrew() {
@@ -41,9 +82,9 @@ import TrellisLog
         ])
         #expect(!b.isUp, "Leaf's parent never heard from it")
         #expect(b.missing { _ in true } == ["Leaf has not said hello to its parent Middle, an actor in process Root"])
-        b.read([line("hello", .sent, from: "Leaf", at: "Leaf"), line("hello", .received, from: "Leaf", at: "Middle")])
-        #expect(!b.isUp, "a hello sent, or received where nobody serves Middle's children, is not one heard")
-        b.read([line("hello", .received, from: "Leaf", at: "Root")])
+        b.read([line("hello", .sent, from: "Leaf", at: "Leaf"), line("hello", .received, from: "Leaf", at: "Root")])
+        #expect(!b.isUp, "a hello sent, or received at the process's end, not the actor's, is not one heard")
+        b.read([line("hello", .received, from: "Leaf", at: "Middle")])
         #expect(b.isUp)
     }
 
