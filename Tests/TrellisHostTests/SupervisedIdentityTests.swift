@@ -61,6 +61,59 @@ extension MultiProcessTests {
             #expect(try s.waitForUpToExit() == 0)
         }
 
+        /// Issue 20: an actor's own parent end, on its loop, is a CURVE server with the
+        /// actor's pair, and admits only the key issued for its process child: an impostor
+        /// of that child at `Middle.sock` is never heard, and the child keeps its link.
+        @Test func anImpostorAtAnActorsOwnEndpointIsNeverHeard() async throws {
+            let s = try CLISession()
+            defer { s.cleanUp() }
+            let scene = "\(s.root)/actor-end.yaml"
+            try """
+                size: 40x10
+                controllers:
+                  - id: Root
+                    class: TapRoot
+                  - id: Middle
+                    class: TapMiddle
+                    parent: Root
+                    placement: actor
+                  - id: Leaf
+                    class: TapLeaf
+                    parent: Middle
+                    placement: process
+                """.write(toFile: scene, atomically: true, encoding: .utf8)
+            try s.up(scene)
+            #expect(try s.cli("wait", "--text", "[taps 0]", "--timeout", "15").status == 0)
+            let run = try RunDirectory.find(session: s.session, root: s.root)
+            let loop = IOLoop(name: "impostor")
+            let log = try RoutingLog(directory: run.logs, host: "impostor")
+            let app = try await SessionClient.attach(session: s.session, root: s.root)
+            defer { log.close() }
+            for keyed in [false, true] {
+                var options = LinkOptions()
+                options.watchesHandshake = true
+                if keyed { options.curve = .client(try CurveKeyPair.generate(), serverKey: try CurveKeyPair.generate().publicKey) }
+                let impostor = try await Link.connect(
+                    id: "Leaf", parent: "Middle", endpoint: try run.ipcEndpoint("Middle"), loop: loop, log: log, options: options)
+                let what = "\(keyed ? "a stranger's key" : "no key") as Leaf at Middle.sock"
+                await #expect(throws: LinkError.self, "\(what)") {
+                    _ = try await impostor.request(.request(Request(name: "impostor")), trace: Self.trace, timeout: .milliseconds(800))
+                }
+                #expect(await impostor.helloAnswer == nil, "\(what): its hello was answered")
+                #expect(await impostor.handshake()?.succeeded == 0, "\(what)")
+                await impostor.close()
+            }
+            let heard = app.records().filter { $0.trace == Self.trace && $0.host != "impostor" }
+            #expect(heard.isEmpty, "\(heard)")
+            // The real child still answers through the actor: a tap reaches it.
+            try await app.tap(text: "[taps 0]")
+            try await app.wait(forText: "[taps 1]", timeout: .seconds(10))
+            await app.close()
+            loop.shutdown()
+            _ = try s.cli("down")
+            #expect(try s.waitForUpToExit() == 0)
+        }
+
         /// Issue 23, "Presented from a child in another process", in a keyed session: the
         /// demo's alert, presented by Seed000's process, has no key the supervisor issued.
         /// Seed000 vouches for the key its process made for it, to Demo and to the
