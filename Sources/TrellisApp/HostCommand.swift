@@ -52,6 +52,11 @@ struct HostCommand: ParsableCommand {
     var actorRemoteChildren: [String] = []
 
     @Option(
+        name: .customLong("actor-actor-child"),
+        help: "ACTOR:CLASS — a controller class whose instances the tree of actor child ACTOR runs as actors of its own, each on a loop of its own (repeatable).")
+    var actorActorChildren: [String] = []
+
+    @Option(
         name: .customLong("data"),
         help: "ID:NAME=VALUE — scene data handed to controller ID of this process when it is made (repeatable).")
     var data: [String] = []
@@ -72,17 +77,19 @@ struct HostCommand: ParsableCommand {
         guard ControllerID(parent) != nil else { throw ValidationError("--parent: '\(parent)' is not a controller id") }
         guard RunDirectory.isValidSession(session) else { throw ValidationError("--session: '\(session)' is not a valid session name") }
         _ = try SceneArguments(data: data, embeds: embeds)
-        _ = try actorRemoteClasses()
+        _ = try Self.byActor(actorRemoteChildren, option: "actor-remote-child")
+        _ = try Self.byActor(actorActorChildren, option: "actor-actor-child")
     }
 
-    /// `--actor-remote-child` by actor: the classes its tree gets as children in other processes.
-    func actorRemoteClasses() throws -> [ControllerID: [String]] {
+    /// `--actor-remote-child` or `--actor-actor-child` by actor: the classes its tree gets
+    /// as children in other processes, or as actors of its own.
+    static func byActor(_ items: [String], option: String) throws -> [ControllerID: [String]] {
         var classes: [ControllerID: [String]] = [:]
-        for item in actorRemoteChildren {
+        for item in items {
             // A class name holds no colon; an id may.
             guard let colon = item.lastIndex(of: ":"), let actor = ControllerID(String(item[..<colon])),
                   !item[item.index(after: colon)...].isEmpty else {
-                throw ValidationError("--actor-remote-child: expected ACTOR:CLASS, got '\(item)'")
+                throw ValidationError("--\(option): expected ACTOR:CLASS, got '\(item)'")
             }
             classes[actor, default: []].append(String(item[item.index(after: colon)...]))
         }
@@ -153,7 +160,7 @@ struct HostCommand: ParsableCommand {
             // An actor child whose tree has children in other processes binds a parent end
             // of its own for them, on its loop, where the supervisor points them (issue 20).
             var parentEnds: [ControllerID: ActorChildren.ParentEnd] = [:]
-            for (actor, classes) in try actorRemoteClasses() {
+            for (actor, classes) in try Self.byActor(actorRemoteChildren, option: "actor-remote-child") {
                 var options = LinkOptions()
                 if let keys {
                     guard let server = keys.server(ofActor: actor) else {
@@ -180,7 +187,8 @@ struct HostCommand: ParsableCommand {
                     register(registry)
                     scene.apply(to: registry, log: log)
                 },
-                parentEnds: parentEnds, stateRestoration: stateRestoration)
+                parentEnds: parentEnds, nested: try Self.byActor(actorActorChildren, option: "actor-actor-child"),
+                stateRestoration: stateRestoration)
             HostLifetime.actors = actors
             for name in actorChildren { actors.place(name, in: registry) }
         }

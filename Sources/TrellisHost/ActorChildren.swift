@@ -25,9 +25,9 @@ import TrellisWire
 /// A child whose tree has children in other processes has a parent end of its own for
 /// them (`ParentEnd`, issue 20): bound on its loop before its controller is made there, at
 /// the endpoint the supervisor points those processes at, so their stand-ins are its
-/// loop's, made by its registry, as its host's are for the host's. An actor placed under
-/// an actor child is not one here: its parent's registry makes it, in its parent's tree
-/// and on its loop.
+/// loop's, made by its registry, as its host's are for the host's. A child whose tree has
+/// actor children of its own (`nested`) has an `ActorChildren` of its own the same way,
+/// on its loop: each of those on a loop of its own too, its state part of its parent's.
 ///
 /// The parent's side — this object, the proxies, the parent end — is its parent's loop's.
 public final class ActorChildren {
@@ -53,16 +53,19 @@ public final class ActorChildren {
     private let compositorOptions: @Sendable (ControllerID) -> LinkOptions?
     private let registering: @Sendable (ControllerRegistry) -> Void
     private let parentEnds: [ControllerID: ParentEnd]
+    /// By actor child: the classes its tree gets as actor children of its own.
+    private let nested: [ControllerID: [String]]
     private var hosted: [ControllerID: Hosted] = [:]
     /// The process's state as it came back after a restart, for children hosted after.
     private var restored: [UInt8]?
 
-    /// One child: its loop, and there its host and its own parent end.
+    /// One child: its loop, and there its host, its own parent end and its own actor children.
     private struct Hosted {
         let loop: IOLoop
         let host: LoopBound<ChildHost?>
         let processChildren: LoopBound<RemoteChildren?>
-        /// Binding its parent end, then hosting it: done before its loop stops.
+        let actorChildren: LoopBound<ActorChildren?>
+        /// Binding its own ends, then hosting it: done before its loop stops.
         let bringUp: Task<Void, Never>?
     }
 
@@ -72,7 +75,8 @@ public final class ActorChildren {
     private init(
         children: RemoteChildren, loop: IOLoop, log: RoutingLog, compositor: String?,
         compositorOptions: @escaping @Sendable (ControllerID) -> LinkOptions?,
-        registering: @escaping @Sendable (ControllerRegistry) -> Void, parentEnds: [ControllerID: ParentEnd]
+        registering: @escaping @Sendable (ControllerRegistry) -> Void, parentEnds: [ControllerID: ParentEnd],
+        nested: [ControllerID: [String]]
     ) {
         self.children = children
         self.loop = loop
@@ -81,6 +85,7 @@ public final class ActorChildren {
         self.compositorOptions = compositorOptions
         self.registering = registering
         self.parentEnds = parentEnds
+        self.nested = nested
     }
 
     /// Binds the parent end, on `loop` (the parent's), for the actor children of `parent`'s
@@ -88,13 +93,15 @@ public final class ActorChildren {
     /// one, as in tests), each child's link there with `compositorOptions(child)` (its
     /// keys). Each child's controller is made on its own loop by a registry `registering`
     /// fills there; a child in `parentEnds` binds that parent end for its process
-    /// children first. Their state is part of the process's: `stateRestoration`, the one
-    /// its host keeps (none: kept by the parent end only, for a child's restart).
+    /// children first, and one in `nested` an `ActorChildren` of its own for those classes
+    /// (configured as this one, the same `parentEnds` and `nested`). Their state is part of
+    /// the process's: `stateRestoration`, the one its host keeps (none: kept by the parent
+    /// end only, for a child's restart).
     public static func bind(
         parent: ControllerID, loop: IOLoop, log: RoutingLog, compositor: String?,
         compositorOptions: @escaping @Sendable (ControllerID) -> LinkOptions? = { _ in nil },
         registering: @escaping @Sendable (ControllerRegistry) -> Void = { _ in },
-        parentEnds: [ControllerID: ParentEnd] = [:],
+        parentEnds: [ControllerID: ParentEnd] = [:], nested: [ControllerID: [String]] = [:],
         stateRestoration: StateRestoration? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws(LinkError) -> ActorChildren {
         let n = endpoints.add(1, ordering: .relaxed).newValue
@@ -103,23 +110,28 @@ public final class ActorChildren {
             parent: parent, endpoint: "inproc://trellis-actors-\(n)-\(parent)", loop: loop, log: log)
         let actors = ActorChildren(
             children: children, loop: loop, log: log, compositor: compositor, compositorOptions: compositorOptions,
-            registering: registering, parentEnds: parentEnds)
-        if let stateRestoration {
-            // A child's saved state, told over its link, is part of the process's.
-            children.onStateKept = { [weak stateRestoration] child, bytes in
-                do throws(RestorationError) {
-                    try stateRestoration?.keep(part: bytes, of: child)
-                } catch {
-                    View.diagnostics("State restoration: \(child)'s state is not part of its process's: \(error)")
-                }
-            }
-            let earlier = stateRestoration.onReceived
-            stateRestoration.onReceived = { [weak actors] bytes in
-                earlier?(bytes)
-                actors?.restore(bytes)
+            registering: registering, parentEnds: parentEnds, nested: nested)
+        if let stateRestoration { actors.keepState(in: stateRestoration) }
+        return actors
+    }
+
+    /// From now on the children's state is part of `stateRestoration`'s — their process's,
+    /// or their parent actor's, itself part of its own parent's — and what comes back to it
+    /// after a restart is handed to them.
+    private func keepState(in stateRestoration: StateRestoration) {
+        // A child's saved state, told over its link, is part of the process's.
+        children.onStateKept = { [weak stateRestoration] child, bytes in
+            do throws(RestorationError) {
+                try stateRestoration?.keep(part: bytes, of: child)
+            } catch {
+                View.diagnostics("State restoration: \(child)'s state is not part of its process's: \(error)")
             }
         }
-        return actors
+        let earlier = stateRestoration.onReceived
+        stateRestoration.onReceived = { [weak self] bytes in
+            earlier?(bytes)
+            self?.restore(bytes)
+        }
     }
 
     /// From now on, a controller of class `name` asked of `registry` (the parent's) is
@@ -137,13 +149,17 @@ public final class ActorChildren {
     /// calls fail, and says why.
     public func host(_ name: String, id: ControllerID) -> RemoteController {
         let registering = self.registering
-        let end = parentEnds[id]
-        start(id, parentEnd: end) { processChildren in
+        let end = parentEnds[id], actorClasses = nested[id] ?? []
+        start(id, parentEnd: end, nested: actorClasses) { processChildren, actorChildren in
             let registry = ControllerRegistry()
             registering(registry)
-            // Its process children's stand-ins: its own parent end's, on its loop.
+            // Its process children's stand-ins: its own parent end's, on its loop; and its
+            // actor children's: its own `ActorChildren`'s, there too.
             if let processChildren, let end {
                 for child in end.classes { processChildren.place(child, in: registry) }
+            }
+            if let actorChildren {
+                for child in actorClasses { actorChildren.place(child, in: registry) }
             }
             guard let controller = registry.make(name, id: id) else {
                 View.diagnostics("Actor placement: no controller class '\(name)' to host as \(id)")
@@ -165,7 +181,7 @@ public final class ActorChildren {
         // Handed to the child's loop, whose alone it is from now on (`LoopBound`'s
         // contract; `sending` proves nothing here holds it).
         let handed = LoopBound<ViewController?>(controller, loop: childLoop)
-        start(id, on: childLoop) { _ in
+        start(id, on: childLoop) { _, _ in
             defer { handed.value = nil }
             return handed.value.map { ($0, nil) }
         }
@@ -173,23 +189,27 @@ public final class ActorChildren {
     }
 
     /// Starts child `id`'s loop, and on it its host for what `make` makes there — after
-    /// binding `parentEnd` there, if it has one, which `make` is handed.
+    /// binding `parentEnd` there, if it has one, and an `ActorChildren` of its own for
+    /// `nested` classes, if any: `make` is handed both.
     private func start(
-        _ id: ControllerID, on childLoop: IOLoop? = nil, parentEnd: ParentEnd? = nil,
-        _ make: @escaping @Sendable (RemoteChildren?) -> (ViewController, registry: ControllerRegistry?)?
+        _ id: ControllerID, on childLoop: IOLoop? = nil, parentEnd: ParentEnd? = nil, nested actorClasses: [String] = [],
+        _ make: @escaping @Sendable (RemoteChildren?, ActorChildren?) -> (ViewController, registry: ControllerRegistry?)?
     ) {
         guard hosted[id] == nil else { return }
         let childLoop = childLoop ?? IOLoop(name: "actor-\(id)")
         let host = LoopBound<ChildHost?>(nil, loop: childLoop)
         let processChildren = LoopBound<RemoteChildren?>(nil, loop: childLoop)
+        let actorChildren = LoopBound<ActorChildren?>(nil, loop: childLoop)
         let parent = children.parentID, endpoint = children.link.endpoint, compositor = self.compositor
         let log = self.log, options = compositorOptions(id), restored = self.restored
         let hostThere: @Sendable () -> Void = {
-            guard let (controller, registry) = make(processChildren.value) else { return }
+            guard let (controller, registry) = make(processChildren.value, actorChildren.value) else { return }
             do {
                 let made = try ChildHost.startActor(
                     controller: controller, parent: parent, endpoint: endpoint, compositor: compositor, loop: childLoop,
                     log: log, compositorOptions: options, treeLoop: IOLoopTurns(childLoop))
+                // Its actor children's state is part of its own, told to its parent with it.
+                actorChildren.value?.keepState(in: made.window.stateRestoration)
                 if let restored { try? made.window.stateRestoration.received(restored) }
                 made.window.registry = registry
                 host.value = made
@@ -197,27 +217,43 @@ public final class ActorChildren {
                 View.diagnostics("Actor placement: \(id) could not be hosted: \(error)")
             }
         }
-        guard let parentEnd else {
-            hosted[id] = Hosted(loop: childLoop, host: host, processChildren: processChildren, bringUp: nil)
+        guard parentEnd != nil || !actorClasses.isEmpty else {
+            hosted[id] = Hosted(
+                loop: childLoop, host: host, processChildren: processChildren, actorChildren: actorChildren, bringUp: nil)
             childLoop.execute(hostThere)
             return
         }
-        // Binding is asynchronous: its link's start runs on the child's loop, whose jobs it
+        // Binding is asynchronous: its links' start runs on the child's loop, whose jobs it
         // and what follows are (`OnLoop`); the parent's calls meanwhile wait for the child
         // to connect, as for a process still starting (`Switchboard`).
+        let compositorOptions = self.compositorOptions, registering = self.registering
+        let parentEnds = self.parentEnds, nested = self.nested
         let bringUp = Task {
             await OnLoop(childLoop).run { here in
-                do throws(LinkError) {
-                    processChildren.value = try await RemoteChildren.bind(
-                        parent: id, endpoint: parentEnd.endpoint, loop: childLoop, log: log, options: parentEnd.options,
-                        isolation: here)
-                } catch {
-                    View.diagnostics("Actor placement: \(id)'s children in other processes cannot connect to it: \(error)")
+                if let parentEnd {
+                    do throws(LinkError) {
+                        processChildren.value = try await RemoteChildren.bind(
+                            parent: id, endpoint: parentEnd.endpoint, loop: childLoop, log: log, options: parentEnd.options,
+                            isolation: here)
+                    } catch {
+                        View.diagnostics("Actor placement: \(id)'s children in other processes cannot connect to it: \(error)")
+                    }
+                }
+                if !actorClasses.isEmpty {
+                    do throws(LinkError) {
+                        actorChildren.value = try await ActorChildren.bind(
+                            parent: id, loop: childLoop, log: log, compositor: compositor,
+                            compositorOptions: compositorOptions, registering: registering, parentEnds: parentEnds,
+                            nested: nested, isolation: here)
+                    } catch {
+                        View.diagnostics("Actor placement: \(id)'s actor children cannot connect to it: \(error)")
+                    }
                 }
                 hostThere()
             }
         }
-        hosted[id] = Hosted(loop: childLoop, host: host, processChildren: processChildren, bringUp: bringUp)
+        hosted[id] = Hosted(
+            loop: childLoop, host: host, processChildren: processChildren, actorChildren: actorChildren, bringUp: bringUp)
     }
 
     /// The process's state came back after a restart: each child takes its part, on its
@@ -234,14 +270,18 @@ public final class ActorChildren {
         }
     }
 
-    /// Closes every child's links and its own parent end, stops its loop, and closes the
-    /// parent end.
+    /// Closes every child's links, its own actor children and parent end, stops its loop,
+    /// and closes the parent end.
     public func close(isolation: isolated (any Actor)? = #isolation) async {
         let all = hosted.values
         hosted = [:]
         for child in all {
             await child.bringUp?.value
-            let host = child.host, processChildren = child.processChildren
+            let host = child.host, processChildren = child.processChildren, actorChildren = child.actorChildren
+            await OnLoop(child.loop).run { here in
+                await actorChildren.value?.close(isolation: here)
+                actorChildren.value = nil
+            }
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 child.loop.execute {
                     if let made = host.value {

@@ -71,17 +71,14 @@ public struct Scene: Equatable, Sendable {
         return current
     }
 
-    /// The controller whose loop runs `c`: the actor-placed controller it is in — itself,
-    /// or the one nearest its process above it — else its process's. An actor under an
-    /// actor is made in its parent actor's tree, on that loop (docs/PROCESSES.md,
-    /// "Placements"), so the one nearest its process is the one whose loop it is.
+    /// The controller whose loop runs `c`: itself if it is placed as a process or an actor
+    /// (each runs on a loop of its own, docs/PROCESSES.md "Placements"), else its parent's.
     public func loopOwner(of c: Controller) -> Controller {
-        var current = c, actor: Controller?
-        while current.placement != .process, let p = current.parent, let parent = controllers.first(where: { $0.id == p }) {
-            if current.placement == .actor { actor = current }
+        var current = c
+        while current.placement == .inline, let p = current.parent, let parent = controllers.first(where: { $0.id == p }) {
             current = parent
         }
-        return actor ?? current
+        return current
     }
 
     /// The parent end `c`'s own process, if it has one, connects to: that of the loop that

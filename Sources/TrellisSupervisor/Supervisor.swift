@@ -102,7 +102,8 @@ public final class Supervisor {
 
     /// A host runs `c` and the actor- and inline-placed controllers under it; it gets
     /// their data, the embed segues of all of them, proxies for their process-placed
-    /// children, and which classes to host as actors.
+    /// children, and which classes to host as actors — its own controllers', and each
+    /// actor's tree's (`--actor-remote-child`, `--actor-actor-child`: issue 20).
     ///
     /// A process-placed child connects to the parent end of the loop that runs its parent
     /// (`Scene.parentEnd`), as that end's controller's child: its parent's process's, or
@@ -117,7 +118,8 @@ public final class Supervisor {
                     "--endpoint", endpoint, "--session", run.session, "--run-root", runRoot, "--supervised",
                     "--keys-on-stdin"]
         let local = scene.controllers.filter { scene.processOwner(of: $0).id == c.id }
-        var remote: Set<String> = [], actors: Set<String> = [], underActors: [ControllerID: Set<String>] = [:]
+        var remote: Set<String> = [], actors: Set<String> = []
+        var underActors: [ControllerID: Set<String>] = [:], actorsUnderActors: [ControllerID: Set<String>] = [:]
         for member in local {
             for (k, v) in member.data.sorted(by: { $0.key < $1.key }) { args += ["--data", "\(member.id):\(k)=\(v)"] }
             let loop = scene.loopOwner(of: member).id
@@ -125,7 +127,9 @@ public final class Supervisor {
                 if child.placement == .process {
                     if loop == c.id { remote.insert(child.className) } else { underActors[loop, default: []].insert(child.className) }
                 }
-                if child.placement == .actor { actors.insert(child.className) }
+                if child.placement == .actor {
+                    if loop == c.id { actors.insert(child.className) } else { actorsUnderActors[loop, default: []].insert(child.className) }
+                }
                 if let view = child.embed { args += ["--embed", "\(member.id):\(child.id):\(child.className):\(view)"] }
                 // A process-placed child's data travels with its own host's arguments.
             }
@@ -136,6 +140,9 @@ public final class Supervisor {
             // Its parent end is a socket: one whose path would not fit fails here, before anything starts.
             _ = try run.ipcEndpoint(actor.rawValue)
             for name in names.sorted() { args += ["--actor-remote-child", "\(actor):\(name)"] }
+        }
+        for (actor, names) in actorsUnderActors.sorted(by: { $0.key < $1.key }) {
+            for name in names.sorted() { args += ["--actor-actor-child", "\(actor):\(name)"] }
         }
         return args
     }

@@ -11,6 +11,8 @@ import TrellisWire
 /// own keeps a state of its own, told to its parent over its link as a process child's
 /// is; its process keeps it as part of its own (`StateRestoration.keep(part:of:)`), saved
 /// as one whole, and after a restart hands it back to the child made again, on its loop.
+/// Issue 20: an actor child's own actor child, on a loop of its own too, keeps its state
+/// as part of its parent's, and so of the process's.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct ActorChildStateTests {
     /// Counts the requests it handled; the count is its state.
@@ -27,27 +29,51 @@ import TrellisWire
         override func decodeRestorableState(with coder: RestorationCoder) { count = coder.decode(Int.self, forKey: "count") ?? 0 }
     }
 
+    /// An actor child whose own actor child is the counter, made in its `init`: it hands on
+    /// what it is asked.
+    final class Outer: ViewController {
+        let inner: ViewController?
+        init(registry: ControllerRegistry, id: ControllerID?) {
+            inner = registry.make("Counter", id: "Counter")
+            super.init(id: id ?? "Outer")
+            if let inner {
+                addChild(inner)
+                inner.didMove(toParent: self)
+            }
+        }
+        override func handle(_ request: Request, from child: ViewController) -> Reply? {
+            guard let inner = inner as? RemoteController else { return Reply(status: .failed) }
+            return inner.port.exchange(.request(request), from: id, to: inner.id)
+        }
+    }
+
     /// One run of the process: a window whose state is `state`, its root adopting the
-    /// actor child "Counter"; `bumps` requests to it, each answered with its count.
+    /// actor child "Counter" (or "Outer", whose actor child it is); `bumps` requests to
+    /// it, each answered with the count.
     private func run(
-        _ name: String, state: StateRestoration, restoring: [UInt8]? = nil, bumps: Int
+        _ name: String, state: StateRestoration, restoring: [UInt8]? = nil, bumps: Int, underAnActor: Bool
     ) async throws -> [String] {
         let loop = IOLoop(mainQueueNamed: "actor-state-\(name)")
         let window = Window(size: Size(width: 20, height: 4), stateRestoration: state)
         let actors = try await ActorChildren.bind(
             parent: "Parent", loop: loop, log: .disabled, compositor: nil,
-            registering: { $0.register("Counter") { id in Counter(id: id) } }, stateRestoration: state)
+            registering: { registry in
+                registry.register("Counter") { id in Counter(id: id) }
+                registry.register("Outer") { [unowned registry] id in Outer(registry: registry, id: id) }
+            },
+            nested: ["Outer": ["Counter"]], stateRestoration: state)
         // A restarted process is handed its state before its tree asks for its children.
         if let restoring { try state.received(restoring) }
         let root = ViewController(id: "Parent")
         window.rootViewController = root
-        let child = actors.host("Counter", id: "Counter")
-        #expect(await actors.children.waitForChild("Counter"))
+        let id: ControllerID = underAnActor ? "Outer" : "Counter"
+        let child = actors.host(id.rawValue, id: id)
+        #expect(await actors.children.waitForChild(id))
         root.addChild(child)
         child.didMove(toParent: root)
         var answers: [String] = []
         for _ in 0..<bumps {
-            let reply = child.port.exchange(.request(Request(name: "bump")), from: "Parent", to: "Counter")
+            let reply = child.port.exchange(.request(Request(name: "bump")), from: "Parent", to: id)
             answers.append(reply.map { String(decoding: $0.payload, as: UTF8.self) } ?? "acked")
         }
         // The child's save reaches the process's state over its link, then is saved with it.
@@ -70,16 +96,17 @@ import TrellisWire
         return try? JSONDecoder().decode(Int.self, from: count)
     }
 
-    @Test func anActorChildsStateIsSavedWithItsProcesssAndComesBackAfterARestart() async throws {
+    @Test(arguments: [false, true])
+    func anActorChildsStateIsSavedWithItsProcesssAndComesBackAfterARestart(underAnActor: Bool) async throws {
         let first = StateRestoration()
         first.saver = { [lastSaved] bytes in lastSaved.bytes = bytes }
-        #expect(try await run("first", state: first, bumps: 2) == ["1", "2"])
+        #expect(try await run("first", state: first, bumps: 2, underAnActor: underAnActor) == ["1", "2"])
         let saved = lastSaved.bytes
         #expect(savedCount(in: saved) == 2, "the process's state has not the child's: \(String(decoding: saved, as: UTF8.self))")
 
         let restarted = StateRestoration()
         restarted.saver = { [lastSaved] bytes in lastSaved.bytes = bytes }
-        #expect(try await run("restarted", state: restarted, restoring: saved, bumps: 2) == ["3", "4"])
+        #expect(try await run("restarted", state: restarted, restoring: saved, bumps: 2, underAnActor: underAnActor) == ["3", "4"])
         #expect(savedCount(in: lastSaved.bytes) == 4)
     }
 }

@@ -45,6 +45,8 @@ import TrellisWire
                 let here = Thread.isMainThread ? "on the main thread" : "on its loop"
                 let kind = grandchild.map { "\(type(of: $0))" } ?? "none"
                 return Reply(status: .ok, payload: Array("\(here), its child a \(kind)".utf8))
+            case "thread":
+                return Reply(status: .ok, payload: Array(ActorParentEndTests.thread().utf8))
             case "ask-child":
                 guard let child = grandchild as? RemoteController else { return Reply(status: .failed) }
                 return child.port.exchange(.request(Request(name: "where")), from: id, to: child.id)
@@ -60,6 +62,9 @@ import TrellisWire
             }
         }
     }
+
+    /// The calling thread, as text: the main thread, or which other.
+    nonisolated static func thread() -> String { Thread.isMainThread ? "main" : "\(pthread_self())" }
 
     /// Answers where it runs.
     final class Answering: ViewController {
@@ -146,6 +151,31 @@ import TrellisWire
             }
         }
         grandLoop.shutdown()
+        await actors.close()
+        parentLoop.shutdown()
+    }
+
+    /// An actor child's own actor child (an actor under an actor) runs on a loop of its
+    /// own as well, made there by its own registry: not its parent actor's thread, nor its
+    /// process's main one.
+    @Test func anActorsOwnActorChildRunsOnALoopOfItsOwn() async throws {
+        let parentLoop = IOLoop(mainQueueNamed: "end-nested")
+        let actors = try await ActorChildren.bind(
+            parent: "Parent", loop: parentLoop, log: .disabled, compositor: nil,
+            registering: { registry in
+                registry.register("Relay") { [unowned registry] in Relay(registry: registry, flags: Flags()) }
+                registry.register("Grand") { id in Answering(id: id ?? "Grand") { ActorParentEndTests.thread() } }
+            },
+            nested: ["Relay": ["Grand"]])
+        let relay = actors.host("Relay", id: "Relay")
+        #expect(await actors.children.waitForChild("Relay"))
+        let text = { (reply: Reply?) in reply.map { String(decoding: $0.payload, as: UTF8.self) } }
+        let whereRelay = text(relay.port.exchange(.request(Request(name: "where")), from: "Parent", to: "Relay"))
+        #expect(whereRelay == "on its loop, its child a RemoteController")
+        let relayThread = text(relay.port.exchange(.request(Request(name: "thread")), from: "Parent", to: "Relay"))
+        let grandThread = text(relay.port.exchange(.request(Request(name: "ask-child")), from: "Parent", to: "Relay"))
+        #expect(relayThread != nil && grandThread != nil && relayThread != "main" && grandThread != "main")
+        #expect(relayThread != grandThread, "the actor's own actor child runs on its parent's thread")
         await actors.close()
         parentLoop.shutdown()
     }

@@ -30,6 +30,7 @@ import Testing
         (["--actor-remote-child", "no-colon"], "--actor-remote-child: expected ACTOR:CLASS"),
         (["--actor-remote-child", "Middle:"], "--actor-remote-child: expected ACTOR:CLASS"),
         (["--actor-remote-child", "bad id:TapLeaf"], "--actor-remote-child: expected ACTOR:CLASS"),
+        (["--actor-actor-child", "TapMiddle"], "--actor-actor-child: expected ACTOR:CLASS"),
     ])
     func garbageSceneArgumentsAreRefused(_ extra: [String], _ message: String) throws {
         let r = try run(extra)

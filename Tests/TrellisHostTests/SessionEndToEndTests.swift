@@ -230,8 +230,9 @@ extension MultiProcessTests {
         /// - issue 20, "One house": that end is the actor's own, on its own loop in its
         ///   parent's process — the tree is up only once the child said hello there; with an
         ///   inline child too, the actor runs on a loop of its own, made there by a registry
-        ///   of its own, its frames on its own keyed link to the compositor.
-        @Test(arguments: ["process", "inline"])
+        ///   of its own, its frames on its own keyed link to the compositor; and an actor
+        ///   child of its own runs on a loop of its own as well, with its own keyed link.
+        @Test(arguments: ["process", "inline", "actor"])
         func anActorChildAndItsChildDrawAndAnswerInASession(leafPlacement: String) async throws {
             let s = try CLISession()
             defer { s.cleanUp() }
@@ -258,7 +259,7 @@ extension MultiProcessTests {
             #expect(try s.cli("tap", "--text", "[taps 0]").status == 0)
             #expect(try s.cli("wait", "--text", "[taps 1]", "--timeout", "10").status == 0)
             let tree = try s.cli("tree").output
-            let leaf = leafPlacement == "process" ? "    Leaf  TapLeaf  process" : "    Leaf  TapLeaf"
+            let leaf = leafPlacement == "inline" ? "    Leaf  TapLeaf" : "    Leaf  TapLeaf  \(leafPlacement)"
             #expect(tree.contains("  Middle  TapRelay  actor") && tree.contains(leaf), "\(tree)")
             _ = try s.cli("down")
             #expect(try s.waitForUpToExit() == 0)

@@ -35,7 +35,7 @@ import TrellisLog
     }
 
     /// Under an inline controller in an actor's tree, the actor's loop runs the parent:
-    /// its end is the one; an actor under an actor is made in its parent actor's tree.
+    /// its end is the one; an actor under an actor has a loop, and an end, of its own.
     @Test func theEndIsThatOfTheLoopThatRunsTheParent() throws {
         let scene = try Scene.parse("""
             controllers:
@@ -67,7 +67,7 @@ import TrellisLog
                 placement: process
             """, file: "ends.yaml")
         let end = { (id: String) in scene.parentEnd(of: scene.controllers.first { $0.id.rawValue == id }!) }
-        #expect(end("Leaf") == "Middle" && end("Deep") == "Middle" && end("Beside") == "Root")
+        #expect(end("Leaf") == "Middle" && end("Deep") == "Inner" && end("Beside") == "Root")
         var b = BringUp(scene: scene)
         b.read([line("hello", .received, from: "Leaf", at: "Root")])
         #expect(b.missing { _ in true }.contains("Leaf has not said hello to Middle, whose loop runs its parent Pane, an actor in process Root"))
