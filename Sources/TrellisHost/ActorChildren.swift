@@ -65,6 +65,9 @@ public final class ActorChildren {
         let host: LoopBound<ChildHost?>
         let processChildren: LoopBound<RemoteChildren?>
         let actorChildren: LoopBound<ActorChildren?>
+        /// The process's state that came back, until its host is made to take it: its own
+        /// ends are bound first, so it may come back before then.
+        let restored: LoopBound<[UInt8]?>
         /// Binding its own ends, then hosting it: done before its loop stops.
         let bringUp: Task<Void, Never>?
     }
@@ -201,7 +204,8 @@ public final class ActorChildren {
         let processChildren = LoopBound<RemoteChildren?>(nil, loop: childLoop)
         let actorChildren = LoopBound<ActorChildren?>(nil, loop: childLoop)
         let parent = children.parentID, endpoint = children.link.endpoint, compositor = self.compositor
-        let log = self.log, options = compositorOptions(id), restored = self.restored
+        let log = self.log, options = compositorOptions(id)
+        let restored = LoopBound<[UInt8]?>(self.restored, loop: childLoop)
         let hostThere: @Sendable () -> Void = {
             guard let (controller, registry) = make(processChildren.value, actorChildren.value) else { return }
             do {
@@ -210,7 +214,8 @@ public final class ActorChildren {
                     log: log, compositorOptions: options, treeLoop: IOLoopTurns(childLoop))
                 // Its actor children's state is part of its own, told to its parent with it.
                 actorChildren.value?.keepState(in: made.window.stateRestoration)
-                if let restored { try? made.window.stateRestoration.received(restored) }
+                if let bytes = restored.value { try? made.window.stateRestoration.received(bytes) }
+                restored.value = nil
                 made.window.registry = registry
                 host.value = made
             } catch {
@@ -219,7 +224,8 @@ public final class ActorChildren {
         }
         guard parentEnd != nil || !actorClasses.isEmpty else {
             hosted[id] = Hosted(
-                loop: childLoop, host: host, processChildren: processChildren, actorChildren: actorChildren, bringUp: nil)
+                loop: childLoop, host: host, processChildren: processChildren, actorChildren: actorChildren,
+                restored: restored, bringUp: nil)
             childLoop.execute(hostThere)
             return
         }
@@ -253,7 +259,8 @@ public final class ActorChildren {
             }
         }
         hosted[id] = Hosted(
-            loop: childLoop, host: host, processChildren: processChildren, actorChildren: actorChildren, bringUp: bringUp)
+            loop: childLoop, host: host, processChildren: processChildren, actorChildren: actorChildren,
+            restored: restored, bringUp: bringUp)
     }
 
     /// The process's state came back after a restart: each child takes its part, on its
@@ -262,10 +269,10 @@ public final class ActorChildren {
     private func restore(_ bytes: [UInt8]) {
         restored = bytes
         for child in hosted.values {
-            let host = child.host
+            let host = child.host, restored = child.restored
             child.loop.execute {
-                // It decoded here: it decodes there.
-                try? host.value?.window.stateRestoration.received(bytes)
+                // It decoded here: it decodes there — now, or once its host is made.
+                if let made = host.value { try? made.window.stateRestoration.received(bytes) } else { restored.value = bytes }
             }
         }
     }

@@ -51,7 +51,8 @@ import TrellisWire
     /// actor child "Counter" (or "Outer", whose actor child it is); `bumps` requests to
     /// it, each answered with the count.
     private func run(
-        _ name: String, state: StateRestoration, restoring: [UInt8]? = nil, bumps: Int, underAnActor: Bool
+        _ name: String, state: StateRestoration, restoring: [UInt8]? = nil, bumps: Int, underAnActor: Bool,
+        stateAfterHosting: Bool = false
     ) async throws -> [String] {
         let loop = IOLoop(mainQueueNamed: "actor-state-\(name)")
         let window = Window(size: Size(width: 20, height: 4), stateRestoration: state)
@@ -62,12 +63,14 @@ import TrellisWire
                 registry.register("Outer") { [unowned registry] id in Outer(registry: registry, id: id) }
             },
             nested: ["Outer": ["Counter"]], stateRestoration: state)
-        // A restarted process is handed its state before its tree asks for its children.
-        if let restoring { try state.received(restoring) }
+        // A restarted process is handed its state before its tree asks for its children —
+        // or after, when its root made them in its `init`, before it connected to its parent.
+        if let restoring, !stateAfterHosting { try state.received(restoring) }
         let root = ViewController(id: "Parent")
         window.rootViewController = root
         let id: ControllerID = underAnActor ? "Outer" : "Counter"
         let child = actors.host(id.rawValue, id: id)
+        if let restoring, stateAfterHosting { try state.received(restoring) }
         #expect(await actors.children.waitForChild(id))
         root.addChild(child)
         child.didMove(toParent: root)
@@ -96,8 +99,10 @@ import TrellisWire
         return try? JSONDecoder().decode(Int.self, from: count)
     }
 
-    @Test(arguments: [false, true])
-    func anActorChildsStateIsSavedWithItsProcesssAndComesBackAfterARestart(underAnActor: Bool) async throws {
+    /// `stateAfterHosting`: the state comes back while the child's own actor children are
+    /// still being bound on its loop, before its host is made there — it is not lost.
+    @Test(arguments: [(false, false), (true, false), (false, true), (true, true)])
+    func anActorChildsStateIsSavedWithItsProcesssAndComesBackAfterARestart(underAnActor: Bool, stateAfterHosting: Bool) async throws {
         let first = StateRestoration()
         first.saver = { [lastSaved] bytes in lastSaved.bytes = bytes }
         #expect(try await run("first", state: first, bumps: 2, underAnActor: underAnActor) == ["1", "2"])
@@ -106,7 +111,9 @@ import TrellisWire
 
         let restarted = StateRestoration()
         restarted.saver = { [lastSaved] bytes in lastSaved.bytes = bytes }
-        #expect(try await run("restarted", state: restarted, restoring: saved, bumps: 2, underAnActor: underAnActor) == ["3", "4"])
+        let again = try await run(
+            "restarted", state: restarted, restoring: saved, bumps: 2, underAnActor: underAnActor, stateAfterHosting: stateAfterHosting)
+        #expect(again == ["3", "4"])
         #expect(savedCount(in: lastSaved.bytes) == 4)
     }
 }
