@@ -41,7 +41,7 @@ public final class Compositor {
     private var openBatches: [ControllerID: Int] = [:]
     private var nextBatch = 0
     /// How long a batch's first message waits for the rest, at most.
-    static let batchLimit: DispatchTimeInterval = .milliseconds(200)
+    static let batchLimit: Duration = .milliseconds(200)
     /// Clients waiting for texts to be on the screen (`request "await-text"`), answered
     /// from the compose that first shows them, so a client learns when a change was
     /// composed without polling.
@@ -78,6 +78,9 @@ public final class Compositor {
         root: ControllerID, size: Size, hostsEndpoint: String, controlEndpoint: String, loop: IOLoop, log: RoutingLog,
         options: LinkOptions = LinkOptions()
     ) async throws(LinkError) -> Compositor {
+        // What it hears, its compose and its timers are the main actor's, run as the loop's
+        // own work (`IOLoop.onMainActor`, `after`).
+        precondition(loop.servesMainActor, "Compositor.start: the loop \(loop.name) must serve the main actor")
         let box = CompositorBox()
         // Every host message waiting is read before any is applied, so that a burst of
         // frames makes one compose (`fromHost`).
@@ -173,12 +176,10 @@ public final class Compositor {
         nextBatch += 1
         let token = nextBatch
         openBatches[source] = token
-        DispatchQueue.main.asyncAfter(deadline: .now() + Self.batchLimit) {
-            MainActor.assumeIsolated {
-                guard self.openBatches[source] == token else { return }
-                self.openBatches[source] = nil
-                self.setNeedsCompose()
-            }
+        after(Self.batchLimit) {
+            guard self.openBatches[source] == token else { return }
+            self.openBatches[source] = nil
+            self.setNeedsCompose()
         }
     }
 
@@ -315,32 +316,39 @@ public final class Compositor {
     private func setNeedsCompose() {
         guard !composeScheduled else { return }
         composeScheduled = true
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated {
-                // A compose since (a frame's, a request's) already drew what this one would;
-                // an open batch composes when its last message comes.
-                guard self.composeScheduled else { return }
-                guard self.openBatches.isEmpty else {
-                    self.composeScheduled = false
-                    return
-                }
-                self.composeNow()
+        // The loop's next turn, on this thread: no wake-up of it through the main queue.
+        loop.onMainActor {
+            // A compose since (a frame's, a request's) already drew what this one would;
+            // an open batch composes when its last message comes.
+            guard self.composeScheduled else { return }
+            guard self.openBatches.isEmpty else {
+                self.composeScheduled = false
+                return
             }
+            self.composeNow()
         }
+    }
+
+    /// Runs `body` after `delay`, on a timer of the compositor's loop, which serves its
+    /// main actor (`start`): libdispatch's timers (`asyncAfter`) are armed by a thread
+    /// of their own, which each one woke — at every batch of every frame, on the way to
+    /// the terminal.
+    private func after(_ delay: Duration, _ body: @escaping @MainActor () -> Void) {
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        _ = loop.schedule(afterNanoseconds: nanoseconds) { MainActor.assumeIsolated(body) }
     }
 
     private func composeNow() {
         composeScheduled = false
         let now = MonotonicClock.nanoseconds()
         tree.compose(into: &screen, now: now)
-        if let onScreen {
-            // Taken first: with `screen` passed before it in one call, the screen is copied
-            // before `takeDamage` changes it, and the change then copies its cells.
-            let damage = screen.takeDamage()
-            onScreen(screen, damage)
-        }
-        // Read before the log lines below: they are bookkeeping, not composing.
+        // Taken first: with `screen` passed before it in one call, the screen is copied
+        // before `takeDamage` changes it, and the change then copies its cells.
+        let damage = onScreen == nil ? nil : screen.takeDamage()
+        // Read before the terminal's write and the log lines below: they are not composing.
         let composedAt = MonotonicClock.nanoseconds()
+        if let onScreen, let damage { onScreen(screen, damage) }
         // The last hop of a traced input: the frame it caused is on the screen.
         for (trace, source) in composedTraces {
             log.record(RoutingRecord(
@@ -351,9 +359,7 @@ public final class Compositor {
         if !textWaiters.isEmpty { answerTextWaiters(composedAt: composedAt) }
         if !runningAnimations.isEmpty { animationsOver(at: now) }
         if tree.isAnimating(now: now) {
-            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(16)) {
-                MainActor.assumeIsolated { self.setNeedsCompose() }
-            }
+            after(.milliseconds(16)) { self.setNeedsCompose() }
         }
     }
 
@@ -463,12 +469,10 @@ public final class Compositor {
         nextWaiter += 1
         let token = nextWaiter
         textWaiters.append(TextWaiter(token: token, texts: texts, answer: answer))
-        DispatchQueue.main.asyncAfter(deadline: .now() + Self.awaitTextLimit) {
-            MainActor.assumeIsolated {
-                guard let i = self.textWaiters.firstIndex(where: { $0.token == token }) else { return }
-                let w = self.textWaiters.remove(at: i)
-                w.answer(Reply(status: .failed, payload: Array("the texts were not all shown within \(Self.awaitTextLimit) s".utf8)))
-            }
+        after(.seconds(Self.awaitTextLimit)) {
+            guard let i = self.textWaiters.firstIndex(where: { $0.token == token }) else { return }
+            let w = self.textWaiters.remove(at: i)
+            w.answer(Reply(status: .failed, payload: Array("the texts were not all shown within \(Self.awaitTextLimit) s".utf8)))
         }
     }
 

@@ -69,6 +69,10 @@ final class TerminalOutput: @unchecked Sendable {
         if replaced {
             // A pump is already due (queued, or a timer armed) and will take the newest.
             framesCoalesced.add(1, ordering: .relaxed)
+        } else if loop.isCurrent {
+            // Composed on the loop (the compositor's main actor is its): written now,
+            // before the compose's bookkeeping, not at the loop's next turn.
+            pump()
         } else {
             loop.execute { self.pump() }
         }
