@@ -85,9 +85,13 @@ public final class ChildHost {
         let link = try await Link.connect(
             id: controller.id, parent: parent, endpoint: endpoint, loop: loop, log: log, options: options,
             onMessage: line.onMessage, onPeer: line.onPeer)
+        // A loop that serves the main actor runs the tree's later work as its own turns:
+        // the main queue would wake it through a descriptor for each, and a main-actor
+        // task's sleep arms libdispatch's timer thread.
         let host = ChildHost(
             controller: controller, parent: parent, link: link, line: line, log: log, timeout: options.requestTimeout,
-            placement: "process", loop: loop, options: options, stateRestoration: stateRestoration)
+            placement: "process", loop: loop, options: options,
+            treeLoop: loop.servesMainActor ? IOLoopTurns(loop) : MainActorLoop.shared, stateRestoration: stateRestoration)
         host.compositorOptions = compositorOptions
         if parent == compositorID {
             host.compositorLink = link
