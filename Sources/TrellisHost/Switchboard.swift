@@ -368,6 +368,10 @@ public final class Switchboard {
         trace = outer
         touchTraces = outerTraces
         link.now { l in
+            // One write on a lane for the batch's answers (a click's two): its sender wakes
+            // once, and this host, whose frame has just gone out, is done sooner.
+            l.cork()
+            defer { l.uncork() }
             for (k, e) in all.enumerated() {
                 l.reply(to: e, (k < replies.count ? replies[k] : nil) ?? Reply(status: .ok))
             }
