@@ -41,6 +41,7 @@ extension Window {
     /// frame goes out, even when the label asked for layout (its new text as wide as the
     /// old moves nothing).
     public func takeFrame(number: UInt32) -> FrameUpdate? {
+        refreshHeldKeyCommands()
         // Only this frame's: a frame that arranges nothing lifts and declares nothing.
         liftedFrames = []
         declarations = []

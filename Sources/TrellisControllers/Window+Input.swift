@@ -13,8 +13,7 @@ extension Window {
         guard let root = inputController else { return false }
         let input = TouchInput(phase: phase, tapCount: 1, pointer: pointer, x: Int32(point.x), y: Int32(point.y), timestamp: MonotonicClock.nanoseconds())
         route(kind: "touch", from: "window", to: root.id, outcome: .delivered, reason: nil)
-        defer { refreshKeyCommandFooters() }
-        return routeTouchFromWindow(input)
+        return holdingKeyCommandRefresh { routeTouchFromWindow(input) }
     }
 
     /// A tap: began and ended at one point.

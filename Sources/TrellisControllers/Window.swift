@@ -216,6 +216,10 @@ public final class Window {
     // The footers (ActiveKeyCommands.swift).
     /// The footers in the tree when `ViewTree.treeChanges` was `at`.
     var footersFound: (at: UInt64, footers: [WeakFooter])?
+    /// Touches under way (`holdingKeyCommandRefresh`), and whether a refresh was asked
+    /// meanwhile: it waits for the one they end with, or for a frame composed before.
+    var keyCommandRefreshHolds = 0
+    var keyCommandRefreshPending = false
 
     // The render cache (Window+Rendering.swift).
     /// The window's own layer, kept between compositions (as each controller keeps its

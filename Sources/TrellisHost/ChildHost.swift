@@ -406,8 +406,7 @@ public final class ChildHost {
         case .touch, .scroll:
             embedView()
             // As `Window.touch` does in one process: what a touch changed, a footer shows.
-            defer { window.refreshKeyCommandFooters() }
-            return controller.handleMessage(message, from: proxy)
+            return window.holdingKeyCommandRefresh { controller.handleMessage(message, from: proxy) }
         case .request(let r) where r.name == ProcessChildRequest.present:
             guard let style = ProcessChildRequest.presentationStyle(r.payload) else {
                 return Reply(status: .failed, payload: Array("a present request's payload is a presentation style (formSheet, fullScreen …), not \"\(String(decoding: r.payload.prefix(40), as: UTF8.self))\"".utf8))
@@ -478,17 +477,19 @@ public final class ChildHost {
         toldAfterFrame = []
         defer { toldAfterFrame = outerTold }
         var replies: [Reply?] = []
-        var batch = envelopes
-        while !batch.isEmpty {
-            let inputs = batch.compactMap { e -> TouchInput? in
-                if case .touch(let t) = e.message { return t } else { return nil }
+        // What the touches changed, a footer shows, refreshed once when they are handled.
+        window.holdingKeyCommandRefresh {
+            var batch = envelopes
+            while !batch.isEmpty {
+                let inputs = batch.compactMap { e -> TouchInput? in
+                    if case .touch(let t) = e.message { return t } else { return nil }
+                }
+                precondition(inputs.count == batch.count, "ChildHost: a batch of touches holds only touches")
+                replies += controller.handleTouches(inputs, from: proxy)
+                // A sender that never pauses still sees frames.
+                batch = replies.count < Self.touchesPerFrame ? more() : []
             }
-            precondition(inputs.count == batch.count, "ChildHost: a batch of touches holds only touches")
-            replies += controller.handleTouches(inputs, from: proxy)
-            // A sender that never pauses still sees frames.
-            batch = replies.count < Self.touchesPerFrame ? more() : []
         }
-        window.refreshKeyCommandFooters()
         sendFrame(afterInput: true)
         sendToldAfterFrame()
         return replies
