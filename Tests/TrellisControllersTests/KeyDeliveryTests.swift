@@ -184,6 +184,38 @@ import TrellisWire
         #expect(window.compose().text.split(separator: "\n").last.map(String.init)?.hasPrefix("q Quit") == true)
     }
 
+    /// docs/LIFECYCLE.md (footers, "refreshed once"): while touches are handled a focus move
+    /// refreshes nothing; the footers and the observer hear the list once, when they are
+    /// handled — and a frame taken in the middle of them shows the list asked for by then.
+    @Test func touchesRefreshTheFootersOnceAndAFrameInTheirMiddleShowsTheNewList() {
+        let journal = Journal()
+        let (window, parent, _, pad) = tree(journal)
+        parent.commands = [KeyCommand(Key(text: "q"), title: "Quit") {}]
+        let footer = KeyCommandFooter(frame: Rect(x: 0, y: 19, width: 60, height: 1))
+        parent.view.addSubview(footer)
+        window.refreshKeyCommandFooters()
+        var told = 0
+        window.keyCommandsObserver = { _ in told += 1 }
+
+        window.holdingKeyCommandRefresh {
+            pad.resignFirstResponder()
+            parent.commands = [KeyCommand(Key(text: "x"), title: "Exit") {}]
+            window.refreshKeyCommandFooters()
+            #expect(told == 0, "nothing is refreshed while touches are handled")
+            #expect(footer.commands.map(\.title) == ["Quit"])
+        }
+        #expect(told == 1)
+        #expect(footer.commands.map(\.title) == ["Exit"])
+
+        window.holdingKeyCommandRefresh {
+            parent.commands = [KeyCommand(Key(text: "s"), title: "Save") {}]
+            window.refreshKeyCommandFooters()
+            _ = window.takeFrame(number: 1)
+            #expect(footer.commands.map(\.title) == ["Save"], "the frame in their middle shows what was asked by then")
+        }
+        #expect(told == 3)
+    }
+
     /// Issue 20: the window finds its footers again only when a view joined or left a tree
     /// (`ViewTree.treeChanges`), not after every input; a footer added or removed in between
     /// is still seen.
