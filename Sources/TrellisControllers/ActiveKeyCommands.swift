@@ -34,11 +34,7 @@ extension Window {
     /// `keyCommandsObserver`. The window calls it when focus moves and after each key and
     /// touch; call it after changing what `keyCommands` returns.
     public func refreshKeyCommandFooters() {
-        if keyCommandRefreshHolds > 0 {
-            keyCommandRefreshPending = true
-            return
-        }
-        keyCommandRefreshPending = false
+        guard keyCommandRefreshHolds == 0 else { return }
         let footers = keyCommandFooters
         guard !footers.isEmpty || keyCommandsObserver != nil else { return }
         let commands = activeKeyCommands
@@ -48,24 +44,15 @@ extension Window {
 
     /// Runs `body`, the handling of touches, and then refreshes the footers once. A click
     /// moves focus and may switch a tab, and each asked for a refresh: each walked the
-    /// responder chain for a list no one saw before the touches' frame (which takes one
-    /// asked meanwhile first: `refreshHeldKeyCommands`).
+    /// responder chain for a list no one saw before the touches' own frame, which comes
+    /// after them. A frame composed in their middle — a tab switch shows its new tab
+    /// before the dids — shows the footer as it was: it is the new tab that is waited for.
     public func holdingKeyCommandRefresh<T>(_ body: () -> T) -> T {
         keyCommandRefreshHolds += 1
         let result = body()
         keyCommandRefreshHolds -= 1
         if keyCommandRefreshHolds == 0 { refreshKeyCommandFooters() }
         return result
-    }
-
-    /// A refresh asked while touches were handled, made now, for the frame about to be
-    /// composed in the middle of them (a tab switch shows its new tab before the dids).
-    func refreshHeldKeyCommands() {
-        guard keyCommandRefreshPending else { return }
-        let holds = keyCommandRefreshHolds
-        keyCommandRefreshHolds = 0
-        refreshKeyCommandFooters()
-        keyCommandRefreshHolds = holds
     }
 
     /// Every `KeyCommandFooter` in the window's tree. Found by walking the tree only when a

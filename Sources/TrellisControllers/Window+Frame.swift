@@ -22,6 +22,7 @@ extension Window {
     public func compose(into screen: inout Surface) {
         precondition(screen.size == size, "composing a \(size) window into a \(screen.size) surface")
         Composition.compose(arrange(takingChangedRows: false).layers, into: &screen)
+        logArrangedPlacements()
     }
 
     /// The next frame a host sends of this window, numbered `number`: the cells that
@@ -41,7 +42,6 @@ extension Window {
     /// frame goes out, even when the label asked for layout (its new text as wide as the
     /// old moves nothing).
     public func takeFrame(number: UInt32) -> FrameUpdate? {
-        refreshHeldKeyCommands()
         // Only this frame's: a frame that arranges nothing lifts and declares nothing.
         liftedFrames = []
         declarations = []
@@ -155,6 +155,8 @@ extension Window {
     /// surface's changed rows (see `Surface.takeChangedRows`), which only `takeFrame`,
     /// whose screen is kept, may do.
     func arrange(takingChangedRows: Bool) -> Arrangement {
+        // The last arrangement's lines first: each is logged against the one before it.
+        logArrangedPlacements()
         rootView.layoutIfNeeded()
         var arrangement = Arrangement(height: size.height)
         let top = renderIfNeeded(rootView, into: &own, drawn: &ownDrawn)
@@ -179,7 +181,8 @@ extension Window {
             liftedNext.removeAll(keepingCapacity: true)
             animator.declared(Dictionary(declarations.map { ($0.group, 1) }, uniquingKeysWith: +))
         }
-        logPlacementChanges(placed)
+        // Logged by whoever sends the frame, once it is sent (`logArrangedPlacements`).
+        arrangedPlacements = placed
         remotePlacements = remote
         return arrangement
     }

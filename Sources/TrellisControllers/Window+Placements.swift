@@ -99,6 +99,15 @@ extension Window {
     /// What the containers would send the compositor: a placement line per child whose
     /// place, order or visibility changed since the last composition (S1-4's strategies
     /// show up here: a child brought to the front, a child hidden).
+    /// Logs the placement lines of the last arrangement (`logPlacementChanges`), if not
+    /// yet: a host calls it once its frame is sent, so that the lines — bookkeeping — do not
+    /// hold the frame back; the next arrangement, or a `compose`, logs them otherwise.
+    public func logArrangedPlacements() {
+        guard let placed = arrangedPlacements else { return }
+        arrangedPlacements = nil
+        logPlacementChanges(placed)
+    }
+
     func logPlacementChanges(_ placed: [ControllerID: (String, Placement)]) {
         defer { lastPlacements = placed }
         guard log.isEnabled || observer != nil else { return }

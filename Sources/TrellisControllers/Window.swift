@@ -216,10 +216,9 @@ public final class Window {
     // The footers (ActiveKeyCommands.swift).
     /// The footers in the tree when `ViewTree.treeChanges` was `at`.
     var footersFound: (at: UInt64, footers: [WeakFooter])?
-    /// Touches under way (`holdingKeyCommandRefresh`), and whether a refresh was asked
-    /// meanwhile: it waits for the one they end with, or for a frame composed before.
+    /// Touches under way (`holdingKeyCommandRefresh`): a refresh asked meanwhile is the
+    /// one they end with.
     var keyCommandRefreshHolds = 0
-    var keyCommandRefreshPending = false
 
     // The render cache (Window+Rendering.swift).
     /// The window's own layer, kept between compositions (as each controller keeps its
@@ -255,6 +254,8 @@ public final class Window {
     public internal(set) var declarations: [(group: Int, animation: Animation)] = []
     /// The placements the last composition logged, each with its container.
     var lastPlacements: [ControllerID: (String, Placement)] = [:]
+    /// The last arrangement's placements, not logged yet (`logArrangedPlacements`).
+    var arrangedPlacements: [ControllerID: (String, Placement)]?
 
     // MARK: Routing log
 

@@ -157,6 +157,8 @@ final class FramePublisher {
                 while i < out.count { _ = try? l.send(out[i], trace: trace); i += 1 }
             }
         }
+        // Sent: now the placements' log lines, which the frame did not wait for.
+        window.logArrangedPlacements()
         scheduleDeadline()
     }
 
