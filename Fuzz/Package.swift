@@ -30,6 +30,7 @@ let package = Package(
                 .product(name: "TrellisCanvas", package: trellis),
                 .product(name: "TrellisViews", package: trellis),
                 .product(name: "TrellisSupervisor", package: trellis),
+                .product(name: "TrellisTransport", package: trellis),
             ]
         ),
     ],

@@ -1,10 +1,11 @@
 import Foundation
+import TrellisTransport
 import TrellisWire
 
 /// Writes the seeds the codec makes — every kind of message, alone and as a lane's
-/// stream, and each control request — into `directory/wire`, `directory/lane` and
-/// `directory/control`, so that the corpus starts from valid messages and follows the
-/// codec when it changes.
+/// stream, each control request, and a process's keys — into `directory/wire`,
+/// `directory/lane`, `directory/control` and `directory/keys`, so that the corpus starts
+/// from valid input and follows the codec when it changes.
 func writeSeeds(to directory: URL) throws {
     let fm = FileManager.default
     func write(_ target: String, _ name: String, _ bytes: [UInt8]) throws {
@@ -32,6 +33,13 @@ func writeSeeds(to directory: URL) throws {
         }
         try write("control", name, [UInt8(kind)] + message.encodeBody())
     }
+    // What a supervisor hands a host: its pair alone, and with every kind of line.
+    let pair = { () throws -> CurveKeyPair in try CurveKeyPair.generate() }
+    let own = try pair(), parent = try pair(), child = try pair(), actor = try pair(), grandchild = try pair()
+    try write("keys", "pair", Array(ProcessKeys(own: own, parent: nil, compositor: nil, children: [:]).encoded.utf8))
+    try write("keys", "every-line", Array(ProcessKeys(
+        own: own, parent: parent.publicKey, compositor: parent.publicKey, children: [child.publicKey: "Leaf"],
+        actors: ["Middle": actor], actorChildren: ["Middle": [grandchild.publicKey: "Deep"]]).encoded.utf8))
 }
 
 private let cells = [

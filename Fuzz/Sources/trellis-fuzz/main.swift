@@ -15,13 +15,14 @@ let targets: KeyValuePairs<String, FuzzTarget> = [
     "terminal": { fuzzTerminal(FuzzInput($0, $1)); return 0 },
     "scene": { fuzzScene(FuzzInput($0, $1)); return 0 },
     "view": { fuzzView(FuzzInput($0, $1)); return 0 },
+    "keys": { fuzzKeys(FuzzInput($0, $1)); return 0 },
 ]
 
 func usage() -> Never {
     let names = targets.map(\.key).joined(separator: ", ")
     FileHandle.standardError.write(Data("""
         usage: trellis-fuzz TARGET [libFuzzer flags] [CORPUS…]   (targets: \(names))
-               trellis-fuzz --write-seeds DIRECTORY             (the codec-made seeds of wire, lane and control)
+               trellis-fuzz --write-seeds DIRECTORY             (the codec-made seeds of wire, lane, control and keys)
 
         """.utf8))
     exit(2)
