@@ -237,20 +237,7 @@ extension MultiProcessTests {
             let s = try CLISession()
             defer { s.cleanUp() }
             let scene = "\(s.root)/actor-\(leafPlacement).yaml"
-            try """
-                size: 40x10
-                controllers:
-                  - id: Root
-                    class: TapRoot
-                  - id: Middle
-                    class: TapMiddle
-                    parent: Root
-                    placement: actor
-                  - id: Leaf
-                    class: TapLeaf
-                    parent: Middle
-                    placement: \(leafPlacement)
-                """.write(toFile: scene, atomically: true, encoding: .utf8)
+            try ActorTapScene.write(to: scene, leaf: leafPlacement)
             try s.up(scene)
             #expect(try s.cli("wait", "--text", "[taps 0]", "--timeout", "15").status == 0)
             // The screen can show it a moment before the supervisor has read as much.
@@ -273,20 +260,7 @@ extension MultiProcessTests {
             let s = try CLISession()
             defer { s.cleanUp() }
             let scene = "\(s.root)/actor-restart.yaml"
-            try """
-                size: 40x10
-                controllers:
-                  - id: Root
-                    class: TapRoot
-                  - id: Middle
-                    class: TapMiddle
-                    parent: Root
-                    placement: actor
-                  - id: Leaf
-                    class: TapLeaf
-                    parent: Middle
-                    placement: process
-                """.write(toFile: scene, atomically: true, encoding: .utf8)
+            try ActorTapScene.write(to: scene, leaf: "process")
             try s.up(scene)
             #expect(try s.cli("wait", "--text", "[taps 0]", "--timeout", "15").status == 0)
             #expect(try s.cli("tap", "--text", "[taps 0]").status == 0)

@@ -68,20 +68,7 @@ extension MultiProcessTests {
             let s = try CLISession()
             defer { s.cleanUp() }
             let scene = "\(s.root)/actor-end.yaml"
-            try """
-                size: 40x10
-                controllers:
-                  - id: Root
-                    class: TapRoot
-                  - id: Middle
-                    class: TapMiddle
-                    parent: Root
-                    placement: actor
-                  - id: Leaf
-                    class: TapLeaf
-                    parent: Middle
-                    placement: process
-                """.write(toFile: scene, atomically: true, encoding: .utf8)
+            try ActorTapScene.write(to: scene, leaf: "process")
             try s.up(scene)
             #expect(try s.cli("wait", "--text", "[taps 0]", "--timeout", "15").status == 0)
             let run = try RunDirectory.find(session: s.session, root: s.root)
