@@ -96,9 +96,6 @@ extension Window {
             durationMilliseconds: UInt32((m.duration * 1000).rounded()), curve: m.curve)))
     }
 
-    /// What the containers would send the compositor: a placement line per child whose
-    /// place, order or visibility changed since the last composition (S1-4's strategies
-    /// show up here: a child brought to the front, a child hidden).
     /// Logs the placement lines of the last arrangement (`logPlacementChanges`), if not
     /// yet: a host calls it once its frame is sent, so that the lines — bookkeeping — do not
     /// hold the frame back; the next arrangement, or a `compose`, logs them otherwise.
@@ -108,6 +105,9 @@ extension Window {
         logPlacementChanges(placed)
     }
 
+    /// What the containers would send the compositor: a placement line per child whose
+    /// place, order or visibility changed since the last composition (S1-4's strategies
+    /// show up here: a child brought to the front, a child hidden).
     func logPlacementChanges(_ placed: [ControllerID: (String, Placement)]) {
         defer { lastPlacements = placed }
         guard log.isEnabled || observer != nil else { return }
