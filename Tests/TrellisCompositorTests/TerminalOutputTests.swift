@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Synchronization
 import Testing
 @testable import TrellisCompositor
 import TrellisCanvas
@@ -129,6 +130,28 @@ struct TerminalOutputTests {
         #expect(output.framesWritten.load(ordering: .relaxed) == 3)
         #expect(output.framesCoalesced.load(ordering: .relaxed) == 0)
         #expect(output.writesBlocked.load(ordering: .relaxed) == 0)
+    }
+
+    /// Issue 20 (e2e): a screen composed on the output's own loop — the compositor's
+    /// main actor is its — is written before `show` returns, in the pass that composed it,
+    /// not at the loop's next turn behind the compose's bookkeeping.
+    @Test(.timeLimit(.minutes(1)))
+    func aScreenShownOnTheLoopIsWrittenBeforeShowReturns() throws {
+        let size = Size(width: 20, height: 4)
+        let terminal = try PipeTerminal(size: size)
+        let (fds, loop, output) = (terminal.fds, terminal.loop, terminal.output)
+        let written = Mutex<[UInt8]?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        loop.execute {
+            var screen = Surface(size: size)
+            Self.show(0, on: &screen, output)
+            written.withLock { $0 = Self.readNow(fds[0]) }
+            done.signal()
+        }
+        done.wait()
+        let bytes = try #require(written.withLock { $0 })
+        #expect(Self.frames(in: bytes).count == 1, "written in the pass that showed it")
+        #expect(String(decoding: bytes, as: UTF8.self).contains(String(repeating: "A", count: 20)))
     }
 
     @Test(.timeLimit(.minutes(1)))
