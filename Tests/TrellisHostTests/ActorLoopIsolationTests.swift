@@ -24,15 +24,8 @@ import TrellisWire
         }
         override func handle(_ request: Request, from child: ViewController) -> Reply? {
             guard request.name == "spin" else { return Reply(status: .declined) }
-            flags.spinning.store(true, ordering: .releasing)
-            // A busy child: nothing of its own loop runs until it is let go. It holds its
-            // thread without burning a core — checking every millisecond, not spinning —
-            // for a hot loop took one of the machine's two cores from the parallel test
-            // run, and tests elsewhere timed out behind it (a fresh-clone CI failed so).
-            let backstop = MonotonicClock.nanoseconds() &+ 10_000_000_000
-            while !flags.release.load(ordering: .acquiring), MonotonicClock.nanoseconds() < backstop { usleep(1000) }
-            flags.wasReleased.store(flags.release.load(ordering: .acquiring), ordering: .relaxed)
-            flags.spins.add(1, ordering: .releasing)
+            // A busy child: nothing of its own loop runs until it is let go.
+            flags.hold()
             return Reply(status: .ok)
         }
     }
@@ -51,11 +44,7 @@ import TrellisWire
     }
 
     /// What the spinner and the test share across the two threads.
-    final class Flags: Sendable {
-        let spinning = Atomic(false), release = Atomic(false), wasReleased = Atomic(false)
-        /// Spins ended, let go or at the backstop.
-        let spins = Atomic(0)
-    }
+    typealias Flags = BusyUntilReleased
 
     /// Starts `make`'s controller's host on `loop` — made there, kept there.
     private func host(
@@ -77,7 +66,7 @@ import TrellisWire
     private func spinWhileTheParentGoesOn(_ children: RemoteChildren, _ flags: Flags) async throws {
         // Posted: the spinner takes it on its own thread and spins there.
         children.proxy(for: "Spinner").port.post(.request(Request(name: "spin")), from: "Parent", to: "Spinner")
-        while !flags.spinning.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
+        while !flags.busy.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
 
         // Meanwhile the parent's process goes on: it calls its other child, which answers
         // from its own loop.
@@ -92,7 +81,7 @@ import TrellisWire
         // Let go from here, the parent's thread: on one thread with it, the spinner would
         // have spun to its backstop before the parent could.
         flags.release.store(true, ordering: .releasing)
-        while flags.spins.load(ordering: .acquiring) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        while flags.rounds.load(ordering: .acquiring) == 0 { try await Task.sleep(for: .milliseconds(5)) }
         let released = flags.wasReleased.load(ordering: .relaxed)
         #expect(released, "the spinner was not let go by its parent while it spun")
     }

@@ -18,16 +18,12 @@ import TrellisWire
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct ActorParentEndTests {
     /// What the relay and the test share across threads.
-    final class Flags: Sendable {
-        let busy = Atomic(false), release = Atomic(false), wasReleased = Atomic(false)
-        let rounds = Atomic(0)
-    }
+    typealias Flags = BusyUntilReleased
 
     /// An actor child with one child, asked of its registry by class in `init` (as a
     /// container that makes its children there does): the stand-in of a child in another
     /// process. Asked by its parent, it answers where it runs and asks its child the same.
-    /// Asked by its child, it is busy on its loop's thread until let go — checking every
-    /// millisecond, never spinning hot (ActorLoopIsolationTests says why).
+    /// Asked by its child, it is busy on its loop's thread until let go (`BusyUntilReleased`).
     final class Relay: ViewController {
         let flags: Flags
         let grandchild: ViewController?
@@ -51,11 +47,7 @@ import TrellisWire
                 guard let child = grandchild as? RemoteController else { return Reply(status: .failed) }
                 return child.port.exchange(.request(Request(name: "where")), from: id, to: child.id)
             case "busy":
-                flags.busy.store(true, ordering: .releasing)
-                let backstop = MonotonicClock.nanoseconds() &+ 10_000_000_000
-                while !flags.release.load(ordering: .acquiring), MonotonicClock.nanoseconds() < backstop { usleep(1000) }
-                flags.wasReleased.store(flags.release.load(ordering: .acquiring), ordering: .relaxed)
-                flags.rounds.add(1, ordering: .releasing)
+                flags.hold()
                 return Reply(status: .ok)
             default:
                 return Reply(status: .declined)
