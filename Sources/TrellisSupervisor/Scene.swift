@@ -64,18 +64,20 @@ public struct Scene: Equatable, Sendable {
 
     /// The controller whose process runs `c`: itself if process-placed, else its parent's.
     public func processOwner(of c: Controller) -> Controller {
-        var current = c
-        while current.placement != .process, let p = current.parent, let parent = controllers.first(where: { $0.id == p }) {
-            current = parent
-        }
-        return current
+        nearest(c) { $0.placement == .process }
     }
 
     /// The controller whose loop runs `c`: itself if it is placed as a process or an actor
     /// (each runs on a loop of its own, docs/PROCESSES.md "Placements"), else its parent's.
     public func loopOwner(of c: Controller) -> Controller {
+        nearest(c) { $0.placement != .inline }
+    }
+
+    /// `c` if `owns` holds for it, else its nearest ancestor for which it does (the root,
+    /// if none does: it runs in a process of its own whatever its placement).
+    private func nearest(_ c: Controller, where owns: (Controller) -> Bool) -> Controller {
         var current = c
-        while current.placement == .inline, let p = current.parent, let parent = controllers.first(where: { $0.id == p }) {
+        while !owns(current), let p = current.parent, let parent = controllers.first(where: { $0.id == p }) {
             current = parent
         }
         return current
