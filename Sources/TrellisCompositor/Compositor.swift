@@ -334,9 +334,7 @@ public final class Compositor {
     /// of their own, which each one woke — at every batch of every frame, on the way to
     /// the terminal.
     private func after(_ delay: Duration, _ body: @escaping @MainActor () -> Void) {
-        let (seconds, attoseconds) = delay.components
-        let nanoseconds = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
-        _ = loop.schedule(afterNanoseconds: nanoseconds) { MainActor.assumeIsolated(body) }
+        _ = loop.schedule(afterNanoseconds: delay.nanoseconds) { MainActor.assumeIsolated(body) }
     }
 
     private func composeNow() {

@@ -1,3 +1,4 @@
+import TrellisLog
 import TrellisTransport
 import TrellisViews
 
@@ -21,7 +22,7 @@ public final class IOLoopTurns: TreeLoop {
 
     public func schedule(at deadline: ContinuousClock.Instant, _ work: @escaping () -> Void) {
         loop.preconditionOnLoop()
-        let wait = max(.zero, deadline - .now).components
-        loop.schedule(afterNanoseconds: UInt64(wait.seconds) * 1_000_000_000 + UInt64(wait.attoseconds / 1_000_000_000), work)
+        // A deadline already past is due now (`Duration.nanoseconds` of a negative wait is 0).
+        loop.schedule(afterNanoseconds: (deadline - .now).nanoseconds, work)
     }
 }
