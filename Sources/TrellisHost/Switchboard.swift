@@ -332,6 +332,9 @@ public final class Switchboard {
     /// What has arrived in the link's socket is read first: the loop's own read stopped
     /// once the first touch was held, and the rest of a click is often there, unread.
     private func touchesHeldBehind(_ first: Envelope, on line: Line, over link: Link) -> [Envelope] {
+        // A sender in this process hands each touch over on its own: a click's release
+        // may be queued for this loop, not yet held, when its press's turn comes.
+        loop.runArrivedTransportWork()
         link.now { $0.readArrived() }
         var batch: [Envelope] = []
         while let i = indexOfNextHeld(), case .message(let next, let nextLink, let nextArrived) = held[i].item,

@@ -135,6 +135,18 @@ extension IOLoop {
         }
     }
 
+    /// Runs, now, the transport's work already handed to this loop — above all a
+    /// same-process link end's deliveries (`execute(duringWaits:)`), one each — as a
+    /// nested wait runs it: for a handler about to act on one message that can act on
+    /// those right behind it (a host's touches read together, docs/TRANSPORT.md), which
+    /// `Link.readArrived` finds in sockets and lanes but not here. Loop thread only, and
+    /// outside every link's frame, as a wait is.
+    public func runArrivedTransportWork() {
+        preconditionOnLoop()
+        incoming.withLock { swapOrAppend(&$0.transport, into: &confined.transport) }
+        while let body = confined.transport.popFirst() { body() }
+    }
+
     private func fireDueTimers(nested: Bool) {
         let now = MonotonicClock.nanoseconds()
         guard !nested else {
