@@ -51,10 +51,11 @@ extension MultiProcessTests {
             // The tap's path: client → compositor → Container → Child, the request back up,
             // and the frames it caused, composed.
             let trace = String(tapped.split(separator: " ").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            // Each process writes its routing log off the hot path: the frame's line can be
-            // read before the Container's lines are, so the wait is for all four.
+            // Each process writes its routing log off the hot path, a batch at a time: the
+            // frame's line can be read before the Container's are, and a process's first
+            // lines before its later ones — so the wait is for every hop checked below.
             let path = try await s.eventually { try s.cli("trace", trace).output } until: {
-                $0.contains("was composed after") && $0.contains("in 4 processes")
+                $0.contains("was composed after") && $0.contains("in 4 processes") && $0.contains("Child → Container")
             }
             #expect(path.contains("compositor → Container") && path.contains("Container → Child") && path.contains("Child → Container"))
             #expect(path.contains("in 4 processes"))
