@@ -74,10 +74,15 @@ import TrellisWire
         // Whatever the connection and the first frame composed is over.
         try await Task.sleep(for: .milliseconds(100))
         let before = s.composes.count
+        // The rest of a batch comes at once; here it comes only once the compositor holds
+        // the first message, with a limit no stall of a loaded machine reaches (a 20 ms
+        // pause beside the 200 ms limit failed once under load).
+        s.compositor.batchLimit = .seconds(60)
         send(s, .frame(frame("second", number: 2)), flags: .moreInBatch)
-        // The rest of a batch comes at once; a pause here stands for it arriving late.
-        try await Task.sleep(for: .milliseconds(20))
+        try await until { s.compositor.holdsOpenBatch }
+        #expect(s.compositor.holdsOpenBatch, "the batch's first message never arrived")
         #expect(!s.compositor.screen.text.contains("second"), "composed before the batch's last message")
+        #expect(s.composes.count == before, "composed before the batch's last message")
         let placement = Placement(surface: "Child", frame: CellRect(Rect(x: 0, y: 1, width: 5, height: 1)), z: 0,
                                   clip: CellRect(Rect(x: 0, y: 1, width: 5, height: 1)), visible: true)
         send(s, .placement(placement))
