@@ -115,6 +115,9 @@ def main():
             seen[unique] = (r["mono_ns"] - t0) / 1000
         seen["pyte shows the change"] = ns / 1000
         if args.verbose:
+            # The click's own time on the log's clock, to line this click up with a
+            # `perf sched record -k CLOCK_MONOTONIC` of the same run.
+            print(f"click written at mono_ns {t0}")
             for k, us in sorted(seen.items(), key=lambda kv: kv[1]):
                 print(f"{us:9.1f}  {k}")
             print()
