@@ -293,18 +293,29 @@ public final class IOLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     /// main queue. Never inside a nested `run(until:)`.
     public func onMainActor(_ job: @escaping @MainActor @Sendable () -> Void) {
         if servesMainActor {
-            execute { Self.runOnMainActor(job) }
+            execute { [self] in
+                // This loop's thread is the main thread, or its turn the main queue's
+                // (`servesMainActor`): being on it is being on the main actor. Checked so,
+                // not by `MainActor.preconditionIsolated`, whose generic path — witness and
+                // metadata lookups, cold after an idle pause — was 5% of the compositor's
+                // time from a click's bytes to its touches (`perf record -g` during
+                // `timeline.py --kind tab`).
+                preconditionOnLoop()
+                Self.runAsMainActor(job)
+            }
         } else {
-            DispatchQueue.main.async { Self.runOnMainActor(job) }
+            DispatchQueue.main.async {
+                MainActor.preconditionIsolated()
+                Self.runAsMainActor(job)
+            }
         }
     }
 
-    /// `MainActor.assumeIsolated(job)`, the same check and the same cast, without its
+    /// `MainActor.assumeIsolated(job)`'s cast, once the caller has checked, without its
     /// allocations: it makes the closure escaping with `withoutActuallyEscaping`, whose
     /// reabstraction thunk allocates, where `job` escapes already (`Link.onLoopThread`
     /// casts the same way). About four times a tap in a host of `trellis bench latency`.
-    private static func runOnMainActor(_ job: @escaping @MainActor @Sendable () -> Void) {
-        MainActor.preconditionIsolated()
+    private static func runAsMainActor(_ job: @escaping @MainActor @Sendable () -> Void) {
         unsafeBitCast(MainActorJob(job: job), to: PlainJob.self).job()
     }
 
