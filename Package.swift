@@ -78,7 +78,7 @@ let package = Package(
         // CPlatform's _GNU_SOURCE (Sources/CEpoll/epoll.h says why).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "TrellisWire"),
-        .target(name: "TrellisSession"),
+        .target(name: "TrellisSession", dependencies: ["CPlatform"]),
         .target(name: "TrellisLog", dependencies: ["SeededRandom", "TrellisWire", "TrellisSession"]),
         .target(
             name: "TrellisTransport",

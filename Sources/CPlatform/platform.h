@@ -3,7 +3,8 @@
 
 /* What an I/O loop needs of the OS and of libdispatch that differs between Linux and
    Darwin, or that Swift's Glibc/Darwin modules do not reach: a wake-up descriptor,
-   thread names, CPU affinity, and the main queue's run-loop hooks. One call each, the
+   thread names, CPU affinity, the main queue's run-loop hooks, and a descriptor for a
+   process's end (a supervised process watches its supervisor's). One call each, the
    platform's difference behind it. (Sockets and epoll are called from Swift, through
    Glibc: included here, under _GNU_SOURCE, their headers would define fd_set apart from
    libdispatch's module, and a module importing both would not build.) */
@@ -18,6 +19,7 @@
 #include <pthread.h>
 #if defined(__linux__)
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #endif
 
 /* A wake-up descriptor for an I/O loop: eventfd on Linux, a pipe elsewhere.
@@ -57,6 +59,19 @@ static inline void trellis_wakefd_drain(int fd) {
 static inline void trellis_wakefd_close(int fds[2]) {
     close(fds[0]);
     if (fds[1] != fds[0]) close(fds[1]);
+}
+
+/* A descriptor that becomes readable when process `pid` has ended (Linux 5.3's
+   pidfd_open, close-on-exec), or -1 with errno set: ENOSYS on an older kernel and
+   elsewhere, where the caller falls back to asking for its parent now and then. */
+static inline int trellis_pidfd_open(int pid) {
+#if defined(__linux__) && defined(SYS_pidfd_open)
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
 }
 
 /* Names the calling thread for ps, top -H, perf and gdb. Linux keeps 15 bytes

@@ -1,3 +1,4 @@
+import CPlatform
 import CZeroMQ
 import Foundation
 import Synchronization
@@ -16,7 +17,9 @@ import TrellisWire
 ///
 /// Served by a thread of its own rather than a link's loop: parent ends on different
 /// loops share a context, and a handshake must be answered even while the loop that
-/// owns a link waits. It runs while a domain is registered.
+/// owns a link waits. It runs while a domain is registered, and sleeps until a request
+/// or its stop comes (`stopFD`): a timed poll to notice the stop woke it ten times a
+/// second in every process with a parent end, for nothing.
 final class ZAPHandler: Sendable {
     /// Where libzmq asks (RFC 27): one per context.
     private static let endpoint = "inproc://zeromq.zap.01"
@@ -26,6 +29,8 @@ final class ZAPHandler: Sendable {
     /// Domain → what is told of a key refused there (the Z85 key), on this handler's thread.
     private let refusals = Mutex<[String: @Sendable (String) -> Void]>([:])
     private let stopping = Atomic<Bool>(false)
+    /// Written once `stopping` is set: wakes the handler's thread to see it.
+    private let stopFD: (Int32, Int32)
     private let stopped = DispatchSemaphore(value: 0)
     private let startFailure = Mutex<ZMQError?>(nil)
 
@@ -33,7 +38,17 @@ final class ZAPHandler: Sendable {
     private static let handlers = Mutex<[ObjectIdentifier: ZAPHandler]>([:])
     private static let madeDomains = Atomic<Int>(0)
 
-    private init(context: ZMQContext) { self.context = context }
+    private init(context: ZMQContext) throws(ZMQError) {
+        self.context = context
+        var fds: [Int32] = [-1, -1]
+        guard trellis_wakefd_open(&fds) == 0 else { throw ZMQError("the ZAP handler's stop descriptor", errno: errno) }
+        stopFD = (fds[0], fds[1])
+    }
+
+    deinit {
+        var fds = [stopFD.0, stopFD.1]
+        trellis_wakefd_close(&fds)
+    }
 
     /// A ZAP domain no other link of this process uses.
     static func newDomain() -> String { "trellis-\(madeDomains.add(1, ordering: .relaxed).newValue)" }
@@ -55,7 +70,8 @@ final class ZAPHandler: Sendable {
                 h.refusals.withLock { $0[domain] = refused }
                 return .success(())
             }
-            let h = ZAPHandler(context: context)
+            let h: ZAPHandler
+            do throws(ZMQError) { h = try ZAPHandler(context: context) } catch { return .failure(error) }
             h.domains.withLock { $0[domain] = table }
             h.refusals.withLock { $0[domain] = refused }
             do throws(ZMQError) { try h.start() } catch { return .failure(error) }
@@ -90,6 +106,7 @@ final class ZAPHandler: Sendable {
             // The handler's thread never takes this lock, so the wait (≤ 100 ms) ends. (The
             // handler unbinds before it closes: the close alone freed the endpoint later.)
             h.stopping.store(true, ordering: .releasing)
+            trellis_wakefd_signal(h.stopFD.1)
             h.stopped.wait()
         }
     }
@@ -124,8 +141,7 @@ final class ZAPHandler: Sendable {
 
     private func serve(_ socket: ZMQSocket) {
         while !stopping.load(ordering: .acquiring) {
-            // Woken at least every 100 ms to notice `forget`.
-            guard socket.poll(timeoutMilliseconds: 100) else { continue }
+            guard socket.poll(orReadable: stopFD.0) else { continue }
             guard let reply = try? socket.receive({ answer($0) }) else { continue }
             try? socket.send(reply)
         }

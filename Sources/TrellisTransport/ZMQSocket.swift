@@ -104,6 +104,17 @@ public final class ZMQSocket {
         return zmq_poll(&item, 1, timeoutMilliseconds) > 0 && item.revents & Int16(ZMQ_POLLIN) != 0
     }
 
+    /// Waits until a message can be received or `fd` is readable, with no limit; true
+    /// when a message can. False also when interrupted (EINTR): a caller that waits for
+    /// `fd` checks its own reason to stop.
+    func poll(orReadable fd: Int32) -> Bool {
+        var items = [
+            zmq_pollitem_t(socket: h, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
+            zmq_pollitem_t(socket: nil, fd: fd, events: Int16(ZMQ_POLLIN), revents: 0),
+        ]
+        return zmq_poll(&items, 2, -1) > 0 && items[0].revents & Int16(ZMQ_POLLIN) != 0
+    }
+
     // MARK: Connections
 
     public func bind(_ endpoint: String) throws(ZMQError) {
