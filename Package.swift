@@ -5,7 +5,7 @@
 //   SeededRandom      a seeded generator (SplitMix64): the same numbers from one seed on every machine
 //   CZeroMQ           libzmq from the system, nothing else
 //   CPlatform         the OS and libdispatch calls an I/O loop needs: wake-ups, thread names,
-//                     CPU affinity, the main queue's hooks
+//                     CPU affinity, the main queue's hooks; and a pidfd, for a supervised process
 //   CEpoll            Linux's epoll, what an I/O loop sleeps in (apart from CPlatform's _GNU_SOURCE)
 //   TrellisWire       the wire protocol: message values and their binary encoding (no I/O), the
 //                     reserved ids, the terminal-traits rule, the `tree` reply (ControllerDescription)
