@@ -8,6 +8,6 @@ public enum Benchmarks {
     public static let commands: [any ParsableCommand.Type] = [
         TransportBench.self, TransportBenchPeer.self, LayoutBench.self, TreeBench.self, ComposeBench.self,
         LatencyBench.self, ScaleBench.self, ScalePeer.self, RenderBench.self, ChaosBench.self, E2EBench.self,
-        KeysBench.self, TableBench.self, TablePeer.self, TreeActorPeer.self,
+        KeysBench.self, TableBench.self, TablePeer.self, TreeActorPeer.self, IdleBench.self,
     ]
 }

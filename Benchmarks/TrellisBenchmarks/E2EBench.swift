@@ -31,25 +31,11 @@ struct E2EBench: ParsableCommand {
     }
 
     func run() throws {
-        let script = "Benchmarks/e2e/e2e.py"
-        let root = try checkout(holding: script)
-        let python = python ?? root + "/.venv/bin/python"
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw BenchError("\(python) not found: run ./deploy/setup (it installs pyte into .venv)")
+        try runTerminalScript("Benchmarks/e2e/e2e.py", python: python) { root, trellis in
+            [
+                "--trellis", trellis, "--scene", root + "/deploy/scenes/demo.yaml",
+                "--clicks", "\(clicks)", "--warmup", "\(warmup)",
+            ]
         }
-        let me = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let bin = URL(fileURLWithPath: me).deletingLastPathComponent().path
-        for product in ["trellis-app", "trellis-compositor"] where !FileManager.default.isExecutableFile(atPath: bin + "/" + product) {
-            throw BenchError("\(bin)/\(product) not found: build every product (swift build -c release)")
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = [
-            root + "/" + script, "--trellis", me, "--scene", root + "/deploy/scenes/demo.yaml",
-            "--clicks", "\(clicks)", "--warmup", "\(warmup)",
-        ]
-        try p.run()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw ExitCode(p.terminationStatus) }
     }
 }

@@ -7,8 +7,10 @@ import Foundation
 /// the process is alive to the kernel either way, and its I/O threads may still run.
 /// Eight bytes in place (`pwrite`): a beat costs one system call and no allocation.
 public enum Pulse {
-    /// How often a supervised process beats.
-    public static let interval: Duration = .milliseconds(100)
+    /// How often a supervised process beats: ten times within the shortest sensible
+    /// `restart.hang` (2 s, the default), and with its links' heartbeats, in the same
+    /// wake-up (`LinkOptions.heartbeatInterval`).
+    public static let interval: Duration = .milliseconds(200)
 
     public static func path(in run: RunDirectory, name: String) -> String { "\(run.path)/pulse/\(name)" }
 

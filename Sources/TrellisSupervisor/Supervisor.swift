@@ -193,7 +193,7 @@ public final class Supervisor {
     /// children, not yet reaped (`isRunning`), so it cannot name another process.
     private func watchForHangs() {
         let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+        timer.schedule(deadline: .now() + .milliseconds(200), repeating: .milliseconds(200))
         timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.checkPulses() } }
         timer.resume()
         hangTimer = timer

@@ -4,11 +4,13 @@ import TrellisWire
 
 /// How a link behaves; the defaults suit a terminal UI on one machine.
 public struct LinkOptions: Sendable {
-    /// A link heartbeats a peer it has sent nothing to for this long.
-    public var heartbeatInterval: Duration = .milliseconds(100)
+    /// A link heartbeats a peer it has sent nothing to for this long. Each beat wakes
+    /// the peer's process: at 100 ms an idle demo's nine processes woke about 540 times a
+    /// second and used 1.9% of a core (docs/PROCESSES.md, "Idle").
+    public var heartbeatInterval: Duration = .milliseconds(200)
     /// A peer silent for this long is reported lost: what waits for it fails, its parent
     /// shows a placeholder. A host's links run on its main thread, so this is also how
-    /// soon a hung process is seen (docs/PROCESSES.md); six intervals, so one late
+    /// soon a hung process is seen (docs/PROCESSES.md); three intervals, so one late
     /// heartbeat is not a loss.
     public var heartbeatTimeout: Duration = .milliseconds(600)
     /// How long `request` waits for an ack or reply by default.
