@@ -141,7 +141,12 @@ final class ZAPHandler: Sendable {
 
     private func serve(_ socket: ZMQSocket) {
         while !stopping.load(ordering: .acquiring) {
-            guard socket.poll(orReadable: stopFD.0) else { continue }
+            switch socket.poll(orReadable: stopFD.0) {
+            case .message: break
+            case .other: continue
+            // Its context is ending under it (no `forget` came): waiting on would spin.
+            case .terminated: return
+            }
             guard let reply = try? socket.receive({ answer($0) }) else { continue }
             try? socket.send(reply)
         }

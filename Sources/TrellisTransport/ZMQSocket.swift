@@ -104,15 +104,25 @@ public final class ZMQSocket {
         return zmq_poll(&item, 1, timeoutMilliseconds) > 0 && item.revents & Int16(ZMQ_POLLIN) != 0
     }
 
-    /// Waits until a message can be received or `fd` is readable, with no limit; true
-    /// when a message can. False also when interrupted (EINTR): a caller that waits for
-    /// `fd` checks its own reason to stop.
-    func poll(orReadable fd: Int32) -> Bool {
+    /// What `poll(orReadable:)` woke for.
+    enum Readiness {
+        /// A message can be received.
+        case message
+        /// The descriptor is readable, or a signal interrupted the wait (EINTR): the
+        /// caller checks its own reason to stop.
+        case other
+        /// The context is being terminated: nothing will come again.
+        case terminated
+    }
+
+    /// Waits, with no limit, until a message can be received or `fd` is readable.
+    func poll(orReadable fd: Int32) -> Readiness {
         var items = [
             zmq_pollitem_t(socket: h, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
             zmq_pollitem_t(socket: nil, fd: fd, events: Int16(ZMQ_POLLIN), revents: 0),
         ]
-        return zmq_poll(&items, 2, -1) > 0 && items[0].revents & Int16(ZMQ_POLLIN) != 0
+        guard zmq_poll(&items, 2, -1) >= 0 else { return zmq_errno() == ETERM ? .terminated : .other }
+        return items[0].revents & Int16(ZMQ_POLLIN) != 0 ? .message : .other
     }
 
     // MARK: Connections
