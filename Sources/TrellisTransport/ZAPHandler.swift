@@ -103,8 +103,9 @@ final class ZAPHandler: Sendable {
             // Stopped, its socket closed, before the lock is let go: a handler started
             // next on this context binds the same inproc endpoint, which was still taken
             // when this wait ran outside the lock ("Address already in use" under load).
-            // The handler's thread never takes this lock, so the wait (≤ 100 ms) ends. (The
-            // handler unbinds before it closes: the close alone freed the endpoint later.)
+            // The handler's thread never takes this lock, and `stopFD` wakes it at once, so
+            // the wait ends. (The handler unbinds before it closes: the close alone freed
+            // the endpoint later.)
             h.stopping.store(true, ordering: .releasing)
             trellis_wakefd_signal(h.stopFD.1)
             h.stopped.wait()
