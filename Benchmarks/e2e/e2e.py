@@ -201,6 +201,70 @@ def compile_counter(workdir):
     return binary
 
 
+class Programs:
+    """What a terminal-side benchmark runs, each in a pseudo-terminal of its own: the demo
+    under `trellis up` (`ours`), a C counter in a tmux pane (`tmux`), anything else
+    (`start`), in a private work directory. Used as a context manager: on the way out,
+    however the run ended, every program it started is stopped — its terminal told
+    Ctrl-C, then SIGTERM and SIGKILL by the pid it got — the session taken down and
+    tmux's server killed; the work directory is removed unless the run failed (its
+    routing logs are under run/)."""
+
+    def __init__(self, name, trellis):
+        if not shutil.which("tmux"):
+            sys.exit(f"{name}: tmux is missing: run ./deploy/setup (it installs tmux)")
+        self.name, self.trellis = name, trellis
+        self.workdir = tempfile.mkdtemp(prefix=f"trellis-{name}-")
+        os.chmod(self.workdir, 0o700)
+        self.counter = compile_counter(self.workdir)
+        self.tmux_conf = os.path.join(self.workdir, "tmux.conf")
+        with open(self.tmux_conf, "w") as f:
+            f.write("set -g mouse on\nset -g status off\nset -s escape-time 0\n")
+        self.env = dict(os.environ, TERM="xterm-256color", TRELLIS_RUN_ROOT=os.path.join(self.workdir, "run"))
+        self.env.pop("TMUX", None)
+        os.makedirs(self.env["TRELLIS_RUN_ROOT"], mode=0o700)
+        self.session = f"{name}-{os.getpid()}"
+        self.tmux_socket = os.path.join(self.workdir, "tmux.sock")
+        self.terminals = []
+
+    @property
+    def run_root(self):
+        return self.env["TRELLIS_RUN_ROOT"]
+
+    def start(self, name, argv):
+        t = Terminal(name, argv, self.env)
+        self.terminals.append(t)
+        return t
+
+    def ours(self, scene):
+        return self.start("ours", [self.trellis, "up", scene, "--session", self.session])
+
+    def tmux(self):
+        return self.start("tmux", ["tmux", "-S", self.tmux_socket, "-f", self.tmux_conf, "new-session", self.counter])
+
+    def feed_pending(self):
+        for t in self.terminals:
+            t.feed_pending()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        for t in self.terminals:
+            try:
+                t.stop()
+            except Exception as e:  # keep stopping the others
+                print(f"{self.name}: stopping {t.name}: {e}", file=sys.stderr)
+        subprocess.run([self.trellis, "down", "--session", self.session], env=self.env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(["tmux", "-S", self.tmux_socket, "kill-server"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if kind is None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+        else:
+            print(f"{self.name}: failed; kept {self.workdir} (routing logs under run/)", file=sys.stderr)
+        return False
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--trellis", required=True, help="the trellis binary (trellis-app, trellis-compositor beside it)")
@@ -209,30 +273,10 @@ def main():
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--pause-ms", type=float, default=20, help="idle pause before each click (jittered up to twice)")
     args = ap.parse_args()
-    if not shutil.which("tmux"):
-        sys.exit("e2e: tmux is missing: run ./deploy/setup (it installs tmux)")
-
-    workdir = tempfile.mkdtemp(prefix="trellis-e2e-")
-    os.chmod(workdir, 0o700)
-    counter = compile_counter(workdir)
-    tmux_conf = os.path.join(workdir, "tmux.conf")
-    with open(tmux_conf, "w") as f:
-        f.write("set -g mouse on\nset -g status off\nset -s escape-time 0\n")
-    env = dict(os.environ, TERM="xterm-256color", TRELLIS_RUN_ROOT=os.path.join(workdir, "run"))
-    env.pop("TMUX", None)
-    os.makedirs(env["TRELLIS_RUN_ROOT"], mode=0o700)
-    session = f"e2e-{os.getpid()}"
-    tmux_socket = os.path.join(workdir, "tmux.sock")
-
-    terminals = []
-    ok = False
-    try:
-        ours = Terminal("ours", [args.trellis, "up", args.scene, "--session", session], env)
-        terminals.append(ours)
-        tmux = Terminal("tmux", ["tmux", "-S", tmux_socket, "-f", tmux_conf, "new-session", counter], env)
-        terminals.append(tmux)
-        bare = Terminal("bare", [counter], env)
-        terminals.append(bare)
+    with Programs("e2e", args.trellis) as run:
+        ours = run.ours(args.scene)
+        tmux = run.tmux()
+        bare = run.start("bare", [run.counter])
 
         ours.wait_for(shows(TAP_TEXT), 120)
         for t in (tmux, bare):
@@ -265,26 +309,11 @@ def main():
                 ("tab", lambda: tab("001 embed")), ("tab", lambda: tab("000 circle")),
             ]
             for key, action in round_:
-                for t in terminals:
-                    t.feed_pending()
+                run.feed_pending()
                 time.sleep(args.pause_ms / 1000 * (1 + rng.random()))
                 ns = action()
                 if i >= args.warmup:
                     samples[key].append(ns)
-        ok = True
-    finally:
-        for t in terminals:
-            try:
-                t.stop()
-            except Exception as e:  # keep stopping the others
-                print(f"e2e: stopping {t.name}: {e}", file=sys.stderr)
-        subprocess.run([args.trellis, "down", "--session", session], env=env,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        subprocess.run(["tmux", "-S", tmux_socket, "kill-server"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if ok:
-            shutil.rmtree(workdir, ignore_errors=True)
-        else:
-            print(f"e2e: failed; kept {workdir} (routing logs under run/)", file=sys.stderr)
 
     us = {k: (percentile(v, 0.5) / 1000, percentile(v, 0.99) / 1000) for k, v in samples.items()}
     print(f"  {'what':<34} {'p50 us':>9} {'p99 us':>9}  samples")

@@ -14,14 +14,11 @@ Only processes this script started are signalled, and only by the pids it got.
 
 import argparse
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import TAP_TEXT, Terminal, compile_counter, shows  # noqa: E402
+from e2e import TAP_TEXT, Programs, shows  # noqa: E402
 
 
 def processes_mentioning(needle):
@@ -88,40 +85,20 @@ def main():
     ap.add_argument("--seconds", type=float, default=10, help="the measured window")
     ap.add_argument("--settle", type=float, default=3, help="idle time before the window")
     args = ap.parse_args()
-    if not shutil.which("tmux"):
-        sys.exit("idle: tmux is missing: run ./deploy/setup (it installs tmux)")
 
-    workdir = tempfile.mkdtemp(prefix="trellis-idle-")
-    os.chmod(workdir, 0o700)
-    counter = compile_counter(workdir)
-    tmux_conf = os.path.join(workdir, "tmux.conf")
-    with open(tmux_conf, "w") as f:
-        f.write("set -g mouse on\nset -g status off\nset -s escape-time 0\n")
-    env = dict(os.environ, TERM="xterm-256color", TRELLIS_RUN_ROOT=os.path.join(workdir, "run"))
-    env.pop("TMUX", None)
-    os.makedirs(env["TRELLIS_RUN_ROOT"], mode=0o700)
-    session = f"idle-{os.getpid()}"
-    tmux_socket = os.path.join(workdir, "tmux.sock")
-
-    terminals = []
-    ok = False
-    try:
-        ours = Terminal("ours", [args.trellis, "up", args.scene, "--session", session], env)
-        terminals.append(ours)
-        tmux = Terminal("tmux", ["tmux", "-S", tmux_socket, "-f", tmux_conf, "new-session", counter], env)
-        terminals.append(tmux)
+    with Programs("idle", args.trellis) as run:
+        ours = run.ours(args.scene)
+        tmux = run.tmux()
         ours.wait_for(shows(TAP_TEXT), 120)
         tmux.wait_for(shows("count 0"), 30)
         time.sleep(args.settle)
-        for t in terminals:
-            t.feed_pending()
+        run.feed_pending()
 
         # The supervisor's command line names the session; every process it starts
-        # names the run root (its endpoints, --run-root). Not workdir itself: tmux's
-        # socket is there too.
-        run_root = env["TRELLIS_RUN_ROOT"]
-        ours_pids = sorted(set(processes_mentioning(session) + processes_mentioning(run_root)) - {os.getpid()})
-        tmux_pids = processes_mentioning(tmux_socket)
+        # names the run root (its endpoints, --run-root). Not the work directory itself:
+        # tmux's socket is there too.
+        ours_pids = sorted(set(processes_mentioning(run.session) + processes_mentioning(run.run_root)) - {os.getpid()})
+        tmux_pids = processes_mentioning(run.tmux_socket)
         tmux_pids = sorted(set(tmux_pids + children(tmux_pids)))
         if len(ours_pids) < 3 or len(tmux_pids) < 2:
             raise RuntimeError(f"idle: found too few processes: ours {ours_pids}, tmux {tmux_pids}")
@@ -132,24 +109,9 @@ def main():
         # write may back up and stall them.
         while time.monotonic() - t0 < args.seconds:
             time.sleep(0.5)
-            for t in terminals:
-                t.feed_pending()
+            run.feed_pending()
         seconds = time.monotonic() - t0
         after = (usage(ours_pids), usage(tmux_pids))
-        ok = True
-    finally:
-        for t in terminals:
-            try:
-                t.stop()
-            except Exception as e:  # keep stopping the others
-                print(f"idle: stopping {t.name}: {e}", file=sys.stderr)
-        subprocess.run([args.trellis, "down", "--session", session], env=env,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        subprocess.run(["tmux", "-S", tmux_socket, "kill-server"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if ok:
-            shutil.rmtree(workdir, ignore_errors=True)
-        else:
-            print(f"idle: failed; kept {workdir} (routing logs under run/)", file=sys.stderr)
 
     figures = {}
     for name, (b, a), pids in (("ours", (before[0], after[0]), ours_pids), ("tmux", (before[1], after[1]), tmux_pids)):
