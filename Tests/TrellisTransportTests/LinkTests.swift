@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import TrellisLog
+import TrellisSession
 @testable import TrellisTransport
 import TrellisWire
 
@@ -454,6 +455,18 @@ struct LinkTests {
         #expect(context.terminate())
         #expect(ContinuousClock.now - start < .seconds(1))
     }
+}
+
+/// docs/PROCESSES.md, "Idle": the defaults trade an idle tree's wake-ups against how soon
+/// a silent peer is lost; whatever they become, a peer is lost only after three missed
+/// heartbeats, and still in well under a second (DESIGN.md: a hung process is detected
+/// in well under a second), and the pulse beats no less often than the heartbeats, in
+/// the same wake-ups.
+@Test func livenessDefaultsLoseAPeerAfterThreeMissedHeartbeatsWithinASecond() {
+    let options = LinkOptions()
+    #expect(options.heartbeatTimeout >= options.heartbeatInterval * 3)
+    #expect(options.heartbeatTimeout < .seconds(1))
+    #expect(Pulse.interval <= options.heartbeatInterval)
 }
 
 /// What a throwing call gave, as a value to compare.
