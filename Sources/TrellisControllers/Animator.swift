@@ -163,7 +163,7 @@ public final class Animator {
         var out: [ObjectIdentifier: (View, Rect)] = [:]
         func walk(_ v: View) {
             for s in v.subviews {
-                if s.owner != nil { out[ObjectIdentifier(s)] = (s, s.frame) } else { walk(s) }
+                if s.hasOwner { out[ObjectIdentifier(s)] = (s, s.frame) } else { walk(s) }
             }
         }
         walk(root)

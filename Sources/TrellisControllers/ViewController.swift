@@ -60,6 +60,13 @@ open class ViewController: Responder, ViewOwner {
         view = View()
     }
 
+    deinit {
+        // Its view may outlive it (held by a superview, a test). Its weak `owner` reads
+        // nil from now on, and `hasOwner` must say so too — unless another controller
+        // has taken the view since, whose `owner` is still set.
+        if let view = loadedView, view.owner == nil { view.owner = nil }
+    }
+
     private func install(_ newView: View) {
         if let old = loadedView, old !== newView { old.owner = nil }
         loadedView = newView

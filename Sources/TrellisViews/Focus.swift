@@ -253,7 +253,7 @@ extension View {
                 current.becomeFirstResponder()
                 return
             }
-            if current.owner != nil { return }
+            if current.hasOwner { return }
             v = current.superview
         }
     }

@@ -67,7 +67,7 @@ public final class LayoutConstraint: CustomStringConvertible {
             return
         }
         let domain = ancestor.layoutRoot
-        if let inside = views.first(where: { $0.layoutRoot !== domain && !($0.owner != nil && $0.superview?.layoutRoot === domain) }) {
+        if let inside = views.first(where: { $0.layoutRoot !== domain && !($0.hasOwner && $0.superview?.layoutRoot === domain) }) {
             View.diagnostics(
                 "Unable to activate constraint \(self): \(inside.debugName) is inside the view tree of another controller. "
                     + "A container constrains only its child's root view, never what is inside it.")

@@ -70,7 +70,7 @@ final class LayoutEngine {
         var out: [View] = []
         func walk(_ v: View) {
             out.append(v)
-            if v !== root, v.owner != nil { return }
+            if v !== root, v.hasOwner { return }
             for s in v.subviews { walk(s) }
         }
         walk(root)
@@ -92,7 +92,7 @@ final class LayoutEngine {
         // how an under-determined layout comes out, must not change from run to run.
         var wanted: [LayoutConstraint] = []
         var wantedIDs: Set<ObjectIdentifier> = []
-        for v in views where v === root || v.owner == nil {
+        for v in views where v === root || !v.hasOwner {
             for c in v.installedConstraints where wantedIDs.insert(ObjectIdentifier(c)).inserted { wanted.append(c) }
         }
         guard !wanted.isEmpty || !installed.isEmpty else { solvedFrames = [:]; return }
@@ -221,7 +221,7 @@ final class LayoutEngine {
     }
 
     private func isFixed(_ v: View) -> Bool {
-        v === root || v.translatesAutoresizingMaskIntoConstraints || v.owner != nil && v.superview == nil
+        v === root || v.translatesAutoresizingMaskIntoConstraints || v.hasOwner && v.superview == nil
     }
 
     /// Intrinsic content size: hug at 250, resist compression at 750 (UIKit's defaults).

@@ -2,7 +2,9 @@ import TrellisCanvas
 import TrellisWire
 
 /// What a view needs from the controller whose root view it is: a place in the
-/// responder chain and the layout callbacks UIKit sends around `layoutSubviews`.
+/// responder chain and the layout callbacks UIKit sends around `layoutSubviews`. An
+/// owner that goes away before its view clears the view's `owner` (`ViewController`
+/// does in its `deinit`), so that `View.hasOwner` stays true to it.
 public protocol ViewOwner: Responder {
     func viewWillLayoutSubviews()
     func viewDidLayoutSubviews()
@@ -36,7 +38,7 @@ open class View: Responder {
             if resized { setNeedsLayout() }
             if translatesAutoresizingMaskIntoConstraints {
                 invalidateLayoutEngine()
-            } else if resized, owner != nil {
+            } else if resized, hasOwner {
                 // A controller's root view is the fixed frame of its own domain however its
                 // parent places it: placed by the parent's constraints, a new size must
                 // still re-solve what is inside.
@@ -70,17 +72,26 @@ open class View: Responder {
     /// Back to front.
     public private(set) var subviews: [View] = []
 
-    /// Set by a controller on its root view (UIKit's private `_viewDelegate`).
+    /// Set by a controller on its root view (UIKit's private `_viewDelegate`), and cleared
+    /// by it when it goes (`ViewController`'s `deinit`), so `hasOwner` always says whether
+    /// it is set.
     public weak var owner: (any ViewOwner)? {
         // Setting or clearing it moves the boundary between two drawing domains: this
         // view's subtree leaves one and joins the other, and both draw differently.
         didSet {
+            hasOwner = owner != nil
             if owner !== oldValue {
                 setNeedsDisplayEverywhere()
                 superview?.setNeedsDisplayEverywhere()
             }
         }
     }
+
+    /// Whether `owner` is set, read without loading it: the walks up and down the tree
+    /// (`layoutRoot`, `setNeedsDisplay`, the renderer) ask it of every view they pass,
+    /// and a weak load is a call into the runtime and a retain and release of the owner
+    /// (docs/BENCHMARKS.md, e2e, "Where a tab switch waits").
+    public private(set) var hasOwner = false
 
     /// A name tests and the `tree` command show; no effect on behaviour.
     public var identifier: String?
@@ -121,7 +132,7 @@ open class View: Responder {
         // descends only into subtrees marked as needing it.
         if view.needsLayout || view.subtreeNeedsLayout { subtreeNeedsLayout = true }
         subviewJoinedOrLeft(view)
-        if view.owner != nil { viewportsChanged() } else { setNeedsDisplayEverywhere() }
+        if view.hasOwner { viewportsChanged() } else { setNeedsDisplayEverywhere() }
     }
 
     public func bringSubviewToFront(_ view: View) {
@@ -140,7 +151,7 @@ open class View: Responder {
         guard let parent = superview else { return }
         // A move (`notifying` false) keeps focus if it stays in the window: `insertSubview` decides.
         if notifying { focusSystem?.subtreeWillLeave(self) }
-        if owner != nil { parent.viewportsChanged() } else { parent.setNeedsDisplayEverywhere() }
+        if hasOwner { parent.viewportsChanged() } else { parent.setNeedsDisplayEverywhere() }
         parent.subviewJoinedOrLeft(self)
         LayoutConstraint.deactivateConstraints(crossing: self)
         parent.subviews.removeAll { $0 === self }
@@ -186,12 +197,12 @@ open class View: Responder {
     /// controller root view above it (itself included), or the top of the tree.
     public var layoutRoot: View {
         var v = self
-        while v.owner == nil, let s = v.superview { v = s }
+        while !v.hasOwner, let s = v.superview { v = s }
         return v
     }
 
     /// True when this view is a controller's root view sitting in another tree.
-    public var isViewport: Bool { owner != nil && superview != nil }
+    public var isViewport: Bool { hasOwner && superview != nil }
 
     /// The first view in this subtree (depth-first, front to back) with `identifier`.
     public func view(withIdentifier id: String) -> View? {
@@ -273,7 +284,7 @@ open class View: Responder {
         guard !isHidden, isUserInteractionEnabled, self.point(inside: point) else { return nil }
         for sub in subviews.reversed() {
             let inSub = sub.convertFromSuperview(point)
-            if sub.owner != nil {
+            if sub.hasOwner {
                 if !sub.isHidden, sub.isUserInteractionEnabled, sub.point(inside: inSub) { return sub }
                 continue
             }
@@ -407,7 +418,7 @@ open class View: Responder {
     }
 
     private func layoutPass() {
-        if owner != nil, superview != nil { layoutEngine.solveIfNeeded() }
+        if hasOwner, superview != nil { layoutEngine.solveIfNeeded() }
         if needsLayout {
             needsLayout = false
             owner?.viewWillLayoutSubviews()
@@ -445,7 +456,7 @@ open class View: Responder {
     /// constraint that uses it later, or one crossing it deactivated as it leaves,
     /// invalidates the domain itself.
     private func subviewJoinedOrLeft(_ view: View) {
-        guard view.owner != nil, view.layoutVariables == nil else { return invalidateLayoutEngine() }
+        guard view.hasOwner, view.layoutVariables == nil else { return invalidateLayoutEngine() }
         layoutRoot.setNeedsLayout()
     }
 
@@ -500,7 +511,7 @@ open class View: Responder {
         func rows(of view: View, origin: Int) -> Range<Int> {
             let top = origin + view.bounds.minY
             var lower = top, upper = top + view.bounds.height
-            for sub in view.subviews where sub.owner == nil {
+            for sub in view.subviews where !sub.hasOwner {
                 let r = rows(of: sub, origin: origin + sub.frame.minY - sub.bounds.minY)
                 lower = min(lower, r.lowerBound)
                 upper = max(upper, r.upperBound)

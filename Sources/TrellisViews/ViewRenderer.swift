@@ -82,7 +82,7 @@ public enum ViewRenderer {
     ) {
         guard !view.isHidden else { return }
         let own = Rect(origin: origin + view.bounds.origin, size: view.bounds.size)
-        if !isRoot, view.owner != nil {
+        if !isRoot, view.hasOwner {
             placements.append(ViewportPlacement(view: view, frame: own, clip: clip, z: placements.count))
             return
         }
