@@ -75,6 +75,8 @@ public final class LayoutConstraint: CustomStringConvertible {
         }
         ancestor.installedConstraints.append(self)
         host = ancestor
+        first.view.constraintsNamingThis += 1
+        second?.view.constraintsNamingThis += 1
         isBroken = false
         ancestor.invalidateLayoutEngine()
     }
@@ -83,6 +85,8 @@ public final class LayoutConstraint: CustomStringConvertible {
         guard let h = host else { return }
         h.installedConstraints.removeAll { $0 === self }
         host = nil
+        first.view.constraintsNamingThis -= 1
+        second?.view.constraintsNamingThis -= 1
         h.invalidateLayoutEngine()
     }
 
@@ -99,6 +103,7 @@ public final class LayoutConstraint: CustomStringConvertible {
         // its parent's process) is the only view inside itself (issue 20: this runs for
         // every view removed).
         let leaf = removed.subviews.isEmpty
+        if leaf && removed.constraintsNamingThis == 0 { return }
         func inside(_ view: View, below host: View) -> Bool { leaf ? view === removed : view.isInside(removed, below: host) }
         var ancestor = removed.superview
         while let a = ancestor {

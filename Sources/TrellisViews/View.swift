@@ -435,6 +435,10 @@ open class View: Responder {
     lazy var layoutEngine = LayoutEngine(root: self)
     /// Constraints whose nearest common ancestor is this view (UIKit's `constraints`).
     var installedConstraints: [LayoutConstraint] = []
+    /// How many active constraints name this view, as either item: a leaf that none
+    /// names has none to deactivate when it leaves its superview, and is not searched
+    /// for (`LayoutConstraint.deactivateConstraints(crossing:)`: a tab's viewport).
+    var constraintsNamingThis = 0
     /// The solver's variables for this view, created the first time a constraint uses it.
     var layoutVariables: LayoutVariables?
 

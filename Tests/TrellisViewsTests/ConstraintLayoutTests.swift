@@ -29,13 +29,16 @@ import TrellisCanvas
         #expect(bar.frame == Rect(x: 1, y: 1, width: 78, height: 22))
         #expect(tab.frame == Rect(x: 0, y: 0, width: 78, height: 22))
 
+        #expect(tab.constraintsNamingThis == 0, "left without a search for constraints: none names it")
         let pins = tab.pinEdges(to: root, insets: 2)
         root.layoutIfNeeded()
         #expect(tab.frame == Rect(x: 2, y: 2, width: 76, height: 20))
+        #expect(tab.constraintsNamingThis == 4)
         let pinned = root.layoutEngine.solves
         tab.removeFromSuperview()
         // The constraints tying it to the tree it left go with it, as in UIKit.
         #expect(pins.allSatisfy { !$0.isActive })
+        #expect(tab.constraintsNamingThis == 0)
         #expect(root.installedConstraints.count == 4 && root.installedConstraints.allSatisfy { $0.first.view === bar })
         root.layoutIfNeeded()
         #expect(root.layoutEngine.solves == pinned + 1)
