@@ -118,30 +118,27 @@ public final class Supervisor {
                     "--endpoint", endpoint, "--session", run.session, "--run-root", runRoot, "--supervised",
                     "--keys-on-stdin"]
         let local = scene.controllers.filter { scene.processOwner(of: $0).id == c.id }
-        var remote: Set<String> = [], actors: Set<String> = []
-        var underActors: [ControllerID: Set<String>] = [:], actorsUnderActors: [ControllerID: Set<String>] = [:]
+        // The classes of process- and actor-placed children, by the loop whose tree makes
+        // them: this host's own (`c.id`), or one of its actors'.
+        var remote: [ControllerID: Set<String>] = [:], actors: [ControllerID: Set<String>] = [:]
         for member in local {
             for (k, v) in member.data.sorted(by: { $0.key < $1.key }) { args += ["--data", "\(member.id):\(k)=\(v)"] }
             let loop = scene.loopOwner(of: member).id
             for child in scene.children(of: member.id) {
-                if child.placement == .process {
-                    if loop == c.id { remote.insert(child.className) } else { underActors[loop, default: []].insert(child.className) }
-                }
-                if child.placement == .actor {
-                    if loop == c.id { actors.insert(child.className) } else { actorsUnderActors[loop, default: []].insert(child.className) }
-                }
+                if child.placement == .process { remote[loop, default: []].insert(child.className) }
+                if child.placement == .actor { actors[loop, default: []].insert(child.className) }
                 if let view = child.embed { args += ["--embed", "\(member.id):\(child.id):\(child.className):\(view)"] }
                 // A process-placed child's data travels with its own host's arguments.
             }
         }
-        for name in remote.sorted() { args += ["--remote-child", name] }
-        for name in actors.sorted() { args += ["--actor-child", name] }
-        for (actor, names) in underActors.sorted(by: { $0.key < $1.key }) {
+        for name in (remote[c.id] ?? []).sorted() { args += ["--remote-child", name] }
+        for name in (actors[c.id] ?? []).sorted() { args += ["--actor-child", name] }
+        for (actor, names) in remote.sorted(by: { $0.key < $1.key }) where actor != c.id {
             // Its parent end is a socket: one whose path would not fit fails here, before anything starts.
             _ = try run.ipcEndpoint(actor.rawValue)
             for name in names.sorted() { args += ["--actor-remote-child", "\(actor):\(name)"] }
         }
-        for (actor, names) in actorsUnderActors.sorted(by: { $0.key < $1.key }) {
+        for (actor, names) in actors.sorted(by: { $0.key < $1.key }) where actor != c.id {
             for name in names.sorted() { args += ["--actor-actor-child", "\(actor):\(name)"] }
         }
         return args
