@@ -222,19 +222,34 @@ public final class ActorChildren {
                 View.diagnostics("Actor placement: \(id) could not be hosted: \(error)")
             }
         }
-        guard parentEnd != nil || !actorClasses.isEmpty else {
-            hosted[id] = Hosted(
-                loop: childLoop, host: host, processChildren: processChildren, actorChildren: actorChildren,
-                restored: restored, bringUp: nil)
+        let bringUp: Task<Void, Never>?
+        if parentEnd == nil && actorClasses.isEmpty {
             childLoop.execute(hostThere)
-            return
+            bringUp = nil
+        } else {
+            // Binding is asynchronous: its links' start runs on the child's loop, whose jobs
+            // it and what follows are (`OnLoop`); the parent's calls meanwhile wait for the
+            // child to connect, as for a process still starting (`Switchboard`).
+            bringUp = bindEnds(
+                of: id, on: childLoop, parentEnd: parentEnd, nested: actorClasses,
+                into: processChildren, actorChildren, then: hostThere)
         }
-        // Binding is asynchronous: its links' start runs on the child's loop, whose jobs it
-        // and what follows are (`OnLoop`); the parent's calls meanwhile wait for the child
-        // to connect, as for a process still starting (`Switchboard`).
-        let compositorOptions = self.compositorOptions, registering = self.registering
-        let parentEnds = self.parentEnds, nested = self.nested
-        let bringUp = Task {
+        hosted[id] = Hosted(
+            loop: childLoop, host: host, processChildren: processChildren, actorChildren: actorChildren,
+            restored: restored, bringUp: bringUp)
+    }
+
+    /// Binds child `id`'s parent end for `parentEnd` (if any) and its `ActorChildren` for
+    /// `actorClasses` (if any) on its loop, into `processChildren` and `actorChildren`, then
+    /// runs `hostThere` there.
+    private func bindEnds(
+        of id: ControllerID, on childLoop: IOLoop, parentEnd: ParentEnd?, nested actorClasses: [String],
+        into processChildren: LoopBound<RemoteChildren?>, _ actorChildren: LoopBound<ActorChildren?>,
+        then hostThere: @escaping @Sendable () -> Void
+    ) -> Task<Void, Never> {
+        let log = self.log, compositor = self.compositor, compositorOptions = self.compositorOptions
+        let registering = self.registering, parentEnds = self.parentEnds, nested = self.nested
+        return Task {
             await OnLoop(childLoop).run { here in
                 if let parentEnd {
                     do throws(LinkError) {
@@ -258,9 +273,6 @@ public final class ActorChildren {
                 hostThere()
             }
         }
-        hosted[id] = Hosted(
-            loop: childLoop, host: host, processChildren: processChildren, actorChildren: actorChildren,
-            restored: restored, bringUp: bringUp)
     }
 
     /// The process's state came back after a restart: each child takes its part, on its
