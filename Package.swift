@@ -179,7 +179,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TrellisSupervisorTests",
-            dependencies: ["TrellisSupervisor", "TrellisClient", "TrellisLog", "TrellisWire", "TrellisCanvas"]
+            dependencies: ["TrellisSupervisor", "TrellisClient", "TrellisLog", "TrellisWire", "TrellisCanvas", "TrellisTestSupport"]
         ),
         .testTarget(
             name: "TrellisSeedsTests",

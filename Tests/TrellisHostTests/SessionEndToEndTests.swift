@@ -4,6 +4,7 @@ import TrellisCanvas
 import TrellisClient
 import TrellisLog
 import TrellisSession
+import TrellisTestSupport
 
 /// A session driven through `trellis` alone, as a person or a CI script would: up,
 /// wait, screen, tap, logs, ps, down — and a killed host restarted under its policy.

@@ -3,6 +3,7 @@ import Testing
 import TrellisClient
 import TrellisLog
 import TrellisSession
+import TrellisTestSupport
 import TrellisTransport
 import TrellisWire
 

@@ -1,5 +1,6 @@
 import Testing
 import TrellisLog
+import TrellisTestSupport
 @testable import TrellisSupervisor
 
 /// Issue 21: "the tree is up" means every host said hello to the parent end it connects
@@ -8,19 +9,7 @@ import TrellisLog
 /// and when it is not, what is missing is said, host by host. Issue 20: a process child
 /// of an actor connects to the actor's own parent end, on the actor's loop.
 @Suite struct BringUpTests {
-    static let scene = try! Scene.parse("""
-        controllers:
-          - id: Root
-            class: TapRoot
-          - id: Middle
-            class: TapMiddle
-            parent: Root
-            placement: actor
-          - id: Leaf
-            class: TapLeaf
-            parent: Middle
-            placement: process
-        """, file: "actor-parent.yaml")
+    static let scene = try! Scene.parse(ActorTapScene.yaml(leaf: "process"), file: "actor-parent.yaml")
 
     func line(_ kind: String, _ outcome: RoutingRecord.Outcome, from source: String, at: String) -> RoutingRecord {
         RoutingRecord(

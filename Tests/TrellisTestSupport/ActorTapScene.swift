@@ -1,22 +1,27 @@
 import Foundation
 
-/// The scene the session tests of an actor child start (issue 20, 21): the Tap classes'
-/// Root ▸ Middle, an actor, ▸ Leaf, placed as the test asks — written to `path`.
-enum ActorTapScene {
-    static func write(to path: String, leaf: String) throws {
-        try """
-            size: 40x10
-            controllers:
-              - id: Root
-                class: TapRoot
-              - id: Middle
-                class: TapMiddle
-                parent: Root
-                placement: actor
-              - id: Leaf
-                class: TapLeaf
-                parent: Middle
-                placement: \(leaf)
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+/// The scene of an actor child the session and bring-up tests share (issue 20, 21): the
+/// Tap classes' Root ▸ Middle, an actor, ▸ Leaf, placed as the test asks.
+public enum ActorTapScene {
+    public static func yaml(leaf: String) -> String {
+        """
+        size: 40x10
+        controllers:
+          - id: Root
+            class: TapRoot
+          - id: Middle
+            class: TapMiddle
+            parent: Root
+            placement: actor
+          - id: Leaf
+            class: TapLeaf
+            parent: Middle
+            placement: \(leaf)
+        """
+    }
+
+    /// `yaml(leaf:)`, written to `path`.
+    public static func write(to path: String, leaf: String) throws {
+        try yaml(leaf: leaf).write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
