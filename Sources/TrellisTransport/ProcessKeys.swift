@@ -75,21 +75,24 @@ public struct ProcessKeys: Sendable, Equatable {
                 guard CurveKeyPair.binary(s) != nil else { throw Failure(description: "keys: '\(f[0])' is not a Z85 CURVE key") }
                 return s
             }
+            func id(_ s: String) throws(Failure) -> ControllerID {
+                guard let id = ControllerID(s) else { throw Failure(description: "keys: '\(s)' is not a controller id") }
+                return id
+            }
             switch (f.first, f.count) {
             case ("public", 2): pub = try key(f[1])
             case ("secret", 2): sec = try key(f[1])
             case ("parent", 2): parent = try key(f[1])
             case ("compositor", 2): compositor = try key(f[1])
             case ("child", 3):
-                guard let id = ControllerID(f[1]) else { throw Failure(description: "keys: '\(f[1])' is not a controller id") }
-                children[try key(f[2])] = id
+                let child = try id(f[1])
+                children[try key(f[2])] = child
             case ("actor", 4):
-                guard let id = ControllerID(f[1]) else { throw Failure(description: "keys: '\(f[1])' is not a controller id") }
-                actors[id] = CurveKeyPair(publicKey: try key(f[2]), secretKey: try key(f[3]))
+                let actor = try id(f[1])
+                actors[actor] = CurveKeyPair(publicKey: try key(f[2]), secretKey: try key(f[3]))
             case ("actor-child", 4):
-                guard let actor = ControllerID(f[1]) else { throw Failure(description: "keys: '\(f[1])' is not a controller id") }
-                guard let id = ControllerID(f[2]) else { throw Failure(description: "keys: '\(f[2])' is not a controller id") }
-                actorChildren[actor, default: [:]][try key(f[3])] = id
+                let actor = try id(f[1]), child = try id(f[2])
+                actorChildren[actor, default: [:]][try key(f[3])] = child
             default: throw Failure(description: "keys: unexpected line starting '\(f.first ?? "")'")
             }
         }
