@@ -21,17 +21,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import TAP_TEXT, Programs, shows  # noqa: E402
 
 
+def all_pids():
+    return [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
+
+
 def processes_mentioning(needle):
     """Pids whose command line contains `needle`: how the processes of one program are
     told from every other on the machine (a run directory, a socket path)."""
     found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    for pid in all_pids():
         try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
                 if needle.encode() in f.read():
-                    found.append(int(entry))
+                    found.append(pid)
         except OSError:
             continue
     return found
@@ -40,16 +42,14 @@ def processes_mentioning(needle):
 def children(pids):
     """The direct children of `pids` (the counter under tmux's server)."""
     wanted, found = set(pids), []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    for pid in all_pids():
         try:
-            with open(f"/proc/{entry}/stat") as f:
+            with open(f"/proc/{pid}/stat") as f:
                 ppid = int(f.read().rsplit(")", 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
             continue
         if ppid in wanted:
-            found.append(int(entry))
+            found.append(pid)
     return found
 
 
