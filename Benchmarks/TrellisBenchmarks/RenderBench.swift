@@ -55,10 +55,11 @@ struct RenderBench: AsyncParsableCommand {
     @Option(help: "Clicks per round for the click workload.") var clicks = 20_000
     @Option(help: "Compositions per round for the layers workloads.") var layerFrames = 300
     @Option(help: "Reads per round for the text workload.") var textReads = 3_000
+    @Option(help: "Taps and tab switches per round for the cold figures, each after the caches were emptied.") var coldSteps = 100
     @Option(help: "Measured rounds; the best counts.") var rounds = 3
 
     func validate() throws {
-        guard windowFrames >= 1, taps >= 1, switches >= 1, clicks >= 1, layerFrames >= 2, textReads >= 1, rounds >= 1 else {
+        guard windowFrames >= 1, taps >= 1, switches >= 1, clicks >= 1, layerFrames >= 2, textReads >= 1, coldSteps >= 1, rounds >= 1 else {
             throw ValidationError("counts and --rounds must be positive (--layer-frames at least 2)")
         }
     }
@@ -71,6 +72,7 @@ struct RenderBench: AsyncParsableCommand {
         let click = RenderClickWorkload()
         let layers = RenderLayersWorkload()
         let text = RenderTextWorkload()
+        let sweep = CacheSweep()
         // One short warm-up round, then the measured ones; the best round counts (the one
         // least disturbed by other work on a shared machine).
         var best: [String: Double] = [:]
@@ -81,6 +83,8 @@ struct RenderBench: AsyncParsableCommand {
                 ("window_whole_us", wholeWindow.measure(frames: max(1, windowFrames / scale), whole: true)),
                 ("tap_us", tap.measure(taps: max(1, taps / scale))),
                 ("tab_us", tab.measure(switches: max(1, switches / scale))),
+                ("tap_cold_us", tap.measure(taps: max(1, coldSteps / scale), cold: sweep)),
+                ("tab_cold_us", tab.measure(switches: max(1, coldSteps / scale), cold: sweep)),
                 ("click_us", click.measure(clicks: max(1, clicks / scale))),
                 ("layers_same_us", layers.measure(frames: max(2, layerFrames / scale), flip: false)),
                 ("layers_flip_us", layers.measure(frames: max(2, layerFrames / scale), flip: true)),
@@ -97,13 +101,15 @@ struct RenderBench: AsyncParsableCommand {
             + "   ratio \(figure(windowRatio, 3))")
         print("  seed 000's host, a tap on its circle (2 touches, 2 frames):                 \(figure(best["tap_us"]!, 2))")
         print("  the demo's root host, a tab switch (2 touches, 3 frames, children acking): \(figure(best["tab_us"]!, 2))")
+        print("  the same tap, cold (each after the caches were emptied):                   \(figure(best["tap_cold_us"]!, 2))")
+        print("  the same tab switch, cold:                                                  \(figure(best["tab_cold_us"]!, 2))")
         print("  the compositor, a click read from the terminal until its 2 touches encoded: \(figure(best["click_us"]!, 2))")
         print("  Composition.compose 16 layers on 200x60, nothing changed:                  \(figure(best["layers_same_us"]!, 2))")
         print("  Composition.compose 16 layers on 200x60, every cell changed:               \(figure(best["layers_flip_us"]!, 2))")
         print("  Surface.text 80x24:                                                        \(figure(best["text_us"]!, 2))")
         print("bench=render " + ["window_frame_us", "window_whole_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " ")
             + " ratio=\(figure(windowRatio, 3)) "
-            + ["tap_us", "tab_us", "click_us", "layers_same_us", "layers_flip_us", "text_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " "))
+            + ["tap_us", "tab_us", "tap_cold_us", "tab_cold_us", "click_us", "layers_same_us", "layers_flip_us", "text_us"].map { "\($0)=\(figure(best[$0]!, 2))" }.joined(separator: " "))
     }
 }
 
@@ -158,6 +164,19 @@ private func cpuMicroseconds(per count: Int, _ body: () -> Void) -> Double {
     let start = threadCPUNanoseconds()
     body()
     return Double(threadCPUNanoseconds() - start) / 1e3 / Double(count)
+}
+
+/// The median microseconds of this thread's CPU time of one call of `body`, each call
+/// timed alone after `sweep` emptied the caches (the sweep itself not timed): the median,
+/// not the mean, as memory's latency on a shared machine moves with its neighbours' load.
+private func coldMicroseconds(per count: Int, sweep: CacheSweep, _ body: () -> Void) -> Double {
+    var times: [UInt64] = []
+    times.reserveCapacity(count)
+    for _ in 0..<count {
+        sweep.sweep()
+        times.append(cpuNanoseconds(body))
+    }
+    return Double(times.sorted()[count / 2]) / 1e3
 }
 
 /// Thread CPU nanoseconds `body` took, for timing one step of a loop whose other steps
@@ -273,22 +292,23 @@ private final class RenderTapWorkload {
         _ = window.takeFrame(number: 0)
     }
 
-    /// Thread CPU µs per tap: two touches, each followed by the window's frame.
-    func measure(taps: Int) -> Double {
+    /// Thread CPU µs per tap: two touches, each followed by the window's frame; with
+    /// `cold`, each tap timed alone after the caches were emptied.
+    func measure(taps: Int, cold: CacheSweep? = nil) -> Double {
         guard let circle = seed.circle?.view, let root = circle.superview else { preconditionFailure("seed 000 has no circle") }
         let frame = circle.frame
         let at = root.convert(Point(x: frame.minX + frame.width / 2, y: frame.minY + frame.height / 2), to: window.rootView)
         var sent = 0
-        let us = cpuMicroseconds(per: taps) {
-            for _ in 0..<taps {
-                for phase in [TouchInput.Phase.began, .ended] {
-                    window.touch(phase, at: at)
-                    window.tick()
-                    number &+= 1
-                    sent += window.takeFrame(number: number)?.damage.count ?? 0
-                }
+        let tapOnce = {
+            for phase in [TouchInput.Phase.began, .ended] {
+                self.window.touch(phase, at: at)
+                self.window.tick()
+                self.number &+= 1
+                sent += self.window.takeFrame(number: self.number)?.damage.count ?? 0
             }
         }
+        let us = cold.map { coldMicroseconds(per: taps, sweep: $0, tapOnce) }
+            ?? cpuMicroseconds(per: taps) { for _ in 0..<taps { tapOnce() } }
         precondition(sent >= taps, "a tap on the circle changed nothing")
         return us
     }
@@ -339,22 +359,23 @@ private final class RenderTabWorkload {
     }
 
     /// Thread CPU µs per switch: a tap on the other tab's button (two touches, each
-    /// followed by the window's frame, the second after the frame of the switch itself).
-    func measure(switches: Int) -> Double {
+    /// followed by the window's frame, the second after the frame of the switch itself);
+    /// with `cold`, each switch timed alone after the caches were emptied.
+    func measure(switches: Int, cold: CacheSweep? = nil) -> Double {
         let buttons = (0..<2).map { i in tabs.tabBar.subviews.first { $0.identifier == "tab\(i)" } }
         guard let first = buttons[0], let second = buttons[1] else { preconditionFailure("the demo has fewer than two tabs") }
         // The button of the tab not selected, by the selected index.
         let at = [second, first].map { b in b.convert(Point(x: b.bounds.width / 2, y: 0), to: window.rootView) }
         let before = (sent, port.messages, tabs.selectedIndex)
-        let us = cpuMicroseconds(per: switches) {
-            for _ in 0..<switches {
-                let target = at[tabs.selectedIndex == 0 ? 0 : 1]
-                for phase in [TouchInput.Phase.began, .ended] {
-                    window.touch(phase, at: target)
-                    frame()
-                }
+        let switchOnce = {
+            let target = at[self.tabs.selectedIndex == 0 ? 0 : 1]
+            for phase in [TouchInput.Phase.began, .ended] {
+                self.window.touch(phase, at: target)
+                self.frame()
             }
         }
+        let us = cold.map { coldMicroseconds(per: switches, sweep: $0, switchOnce) }
+            ?? cpuMicroseconds(per: switches) { for _ in 0..<switches { switchOnce() } }
         precondition(sent - before.0 >= switches && port.messages - before.1 >= 4 * switches, "a tab switch changed nothing")
         precondition(tabs.selectedIndex == (switches % 2 == 0 ? before.2 : 1 - before.2), "the tabs did not switch")
         return us
