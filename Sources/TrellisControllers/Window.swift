@@ -48,9 +48,9 @@ public final class Window {
         self.size = size
         self.log = log
         self.host = host
-        tree = ViewTree(loop: loop)
-        self.stateRestoration = stateRestoration ?? StateRestoration(loop: loop)
         let top = WindowRootView(frame: Rect(origin: .zero, size: size))
+        tree = ViewTree(loop: loop, focus: top.focus)
+        self.stateRestoration = stateRestoration ?? StateRestoration(loop: loop)
         rootView = top
         top.window = self
         top.hostedTree = tree

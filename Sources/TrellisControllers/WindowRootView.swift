@@ -4,9 +4,10 @@ import TrellisViews
 /// The view that fills a window and holds the root controller's view: the last view of
 /// every responder chain in the window, the holder of the window's one focus, and how a
 /// view finds the window it is shown in.
-public final class WindowRootView: View, FocusHost {
+public final class WindowRootView: View {
     /// Weak: the window owns this view.
     public internal(set) weak var window: Window?
+    /// The window's one focus system, which its tree hands every view (`View.focusSystem`).
     public let focus = FocusSystem()
     /// The modal presentations in the window, bottom first (Presentation.swift).
     var presentations: [Presentation] = []

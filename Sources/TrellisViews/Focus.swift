@@ -1,11 +1,5 @@
 import TrellisCanvas
 
-/// The top view of a tree that can hold focus: a window's root view. A view in a tree
-/// without one (not in a window) cannot become first responder, as in UIKit.
-public protocol FocusHost: AnyObject {
-    var focus: FocusSystem { get }
-}
-
 /// A view that stands for a tree this focus system cannot see into — the viewport of a
 /// child controller whose views are hosted elsewhere (another process, or apart in this
 /// one). It is one stop of the Tab order, and takes focus by asking that tree; while a
@@ -200,12 +194,12 @@ enum FocusOrder {
 }
 
 extension View {
-    /// The focus system of the tree this view is in, if its top view holds one.
-    public var focusSystem: FocusSystem? {
-        var v = self
-        while let s = v.superview { v = s }
-        return (v as? FocusHost)?.focus
-    }
+    /// The focus system of the tree this view is in (`ViewTree.focus`), if it has one: a
+    /// window's. A view in no window cannot become first responder, as in UIKit.
+    /// Kept by the tree every view holds, not found by a walk to the top and a protocol
+    /// cast there: the runtime's conformance lookup was the largest single cost of a
+    /// click's focus, cold (`trellis bench render`'s `tap_cold_us`).
+    public var focusSystem: FocusSystem? { tree?.focus }
 
     /// True while this view is its window's first responder. Asked for every view drawn
     /// (`style`): the mark answers no for all but one without the walk to the top.

@@ -1,10 +1,13 @@
 /// What a tree of views has from whoever owns it — a window, in its host: the loop the
-/// tree runs on, and who hears that the tree changed. The tree's root holds it
+/// tree runs on, its focus system, and who hears that the tree changed. The tree's root holds it
 /// (`View.hostedTree`); every view in the tree keeps it (`View.tree`). A view
 /// in no such tree (made, not yet shown) changes nothing anyone shows: joining the tree
 /// is itself a change of the tree it joins.
 public final class ViewTree {
     public let loop: TreeLoop
+    /// The one focus system of the tree's views (`View.focusSystem`), if its owner keeps
+    /// one: a window does.
+    public let focus: FocusSystem?
 
     private var observers: [(owner: ObjectIdentifier, notify: () -> Void)] = []
 
@@ -53,7 +56,8 @@ public final class ViewTree {
         treeChanges &+= 1
     }
 
-    public init(loop: TreeLoop = MainActorLoop.shared) {
+    public init(loop: TreeLoop = MainActorLoop.shared, focus: FocusSystem? = nil) {
+        self.focus = focus
         self.loop = loop
     }
 }

@@ -143,7 +143,7 @@ import TrellisWire
         let mail = tile("mail", Rect(x: 20, y: 0, width: 5, height: 1), in: form)
         form.focusOrder = [mail, name, ok]
         _ = tile("last", Rect(x: 0, y: 10, width: 5, height: 1), in: root)
-        let order = ((w.rootView as? FocusHost)?.focus.focusableViews(in: w.rootView) ?? []).map(\.identifier)
+        let order = (w.rootView.focusSystem?.focusableViews(in: w.rootView) ?? []).map(\.identifier)
         #expect(order == ["first", "mail", "name", "ok", "last"])
     }
 
