@@ -115,6 +115,25 @@ struct ComposeTabSwitch {
         return ComposeRun(frames: count, bytes: bytes, cpuNanoseconds: cpu, wallNanoseconds: wall)
     }
 
+    /// The median thread CPU microseconds of one switch through the same path, each timed
+    /// alone after `sweep` emptied the caches: what the compositor pays when the frame
+    /// reaches it after the terminal sat idle (`tab_switch_cold_us`).
+    func measureCold(count: Int, sink: DevNull, sweep: CacheSweep) throws -> Double {
+        var (tree, screen, writer) = try startingState()
+        var times: [UInt64] = []
+        for i in 0..<count {
+            sweep.sweep()
+            let start = threadCPUNanoseconds()
+            for batch in switches[i % switches.count] {
+                try Self.apply(batch, to: &tree)
+                tree.compose(into: &screen)
+                _ = ComposeScene.write(&screen, with: &writer, to: sink)
+            }
+            times.append(threadCPUNanoseconds() - start)
+        }
+        return Double(times.sorted()[count / 2]) / 1e3
+    }
+
     /// The root host's side: its window's frame and placements as `FramePublisher` sends
     /// them after each input.
     private struct Publisher {
