@@ -27,16 +27,18 @@ struct TerminalInputQueueTests {
     }
 
     /// The root answers each message 5 ms after it was sent, unless `r.holdAnswers`:
-    /// then only when the test releases them.
+    /// then only when the test releases them. The answer is what `r.answer` said when the
+    /// message was sent: a test that changes it next must not change an answer still on
+    /// its way (a loaded parallel run can hold that 5 ms back for seconds).
     func queue(_ r: Recorder, log: RoutingLog) -> TerminalInputQueue {
         TerminalInputQueue(
             send: { message, answered in
                 r.sent.append(message)
-                let answer: @MainActor () -> Void = { answered(r.answer(message)) }
-                if r.holdAnswers { return r.held.append(answer) }
+                if r.holdAnswers { return r.held.append { answered(r.answer(message)) } }
+                let reply = r.answer(message)
                 Task { @MainActor in
                     try? await Task.sleep(for: .milliseconds(5))
-                    answer()
+                    answered(reply)
                 }
             }, log: log, onInterrupt: { r.interrupts += 1 })
     }
