@@ -328,22 +328,39 @@ public final class Switchboard {
     }
 
     /// The touches from `first`'s sender held next on its line, taken out — each the next
-    /// in turn, so taking them now reorders nothing — none of them stale.
-    /// What has arrived in the link's socket is read first: the loop's own read stopped
-    /// once the first touch was held, and the rest of a click is often there, unread.
-    private func touchesHeldBehind(_ first: Envelope, on line: Line, over link: Link) -> [Envelope] {
+    /// in turn, so taking them now reorders nothing — none of them stale; `last` is the
+    /// latest touch in hand before these.
+    /// Unless the touches in hand end their gesture, what has arrived in the link's socket
+    /// is read too: the loop's own read stopped once the first touch was held, and the
+    /// rest of a click may be there, unread. With the release in hand the gesture is
+    /// whole and the reads find none of it: cold, after an idle pause, they cost a woken
+    /// host 20–25 µs before it handled the click (issue 20; the next gesture has its turn).
+    private func touchesHeldBehind(_ first: Envelope, last: Envelope, on line: Line, over link: Link) -> [Envelope] {
+        var batch = takeHeldTouches(from: first.source, on: line, over: link)
+        guard !Self.endsGesture(batch.last ?? last) else { return batch }
         // A sender in this process hands each touch over on its own: a click's release
         // may be queued for this loop, not yet held, when its press's turn comes.
         loop.runArrivedTransportWork()
-        link.now { $0.readArrived() }
+        let sender = first.source
+        link.now { $0.readArrived(from: sender) }
+        batch += takeHeldTouches(from: first.source, on: line, over: link)
+        return batch
+    }
+
+    private func takeHeldTouches(from source: ControllerID, on line: Line, over link: Link) -> [Envelope] {
         var batch: [Envelope] = []
         while let i = indexOfNextHeld(), case .message(let next, let nextLink, let nextArrived) = held[i].item,
-              held[i].line === line, nextLink === link, next.kind == .touch, next.source == first.source,
+              held[i].line === line, nextLink === link, next.kind == .touch, next.source == source,
               !isStale(nextArrived) {
             held.remove(at: i)
             batch.append(next)
         }
         return batch
+    }
+
+    private static func endsGesture(_ envelope: Envelope) -> Bool {
+        guard case .touch(let t) = envelope.message else { return false }
+        return t.phase == .ended || t.phase == .cancelled
     }
 
     private func isStale(_ arrived: UInt64) -> Bool {
@@ -360,10 +377,10 @@ public final class Switchboard {
         }
         // What the handling causes (a frame, a tab's appearance calls) carries the trace of
         // the batch's last touch — a click's release, which `trellis trace last` follows.
-        var all = traced([first] + touchesHeldBehind(first, on: line, over: link))
+        var all = traced([first] + touchesHeldBehind(first, last: first, on: line, over: link))
         trace = all[all.count - 1].trace != 0 ? all[all.count - 1].trace : outer
         let replies = handle(all) {
-            let more = traced(touchesHeldBehind(first, on: line, over: link))
+            let more = traced(touchesHeldBehind(first, last: all[all.count - 1], on: line, over: link))
             all += more
             if let last = more.last, last.trace != 0 { trace = last.trace }
             return more

@@ -348,11 +348,6 @@ extension Link {
         }
     }
 
-    /// Reads what has already arrived on every lane (`readArrived`).
-    func drainLanes(readingAhead: Bool) {
-        for lane in Array(lanes.open.values) { drainLane(lane, readingAhead: readingAhead) }
-    }
-
     /// `lane` ended (its process is gone, or it broke the protocol): closed, and its peer
     /// lost at once if it is still the peer's lane. A child end then says hello again
     /// over libzmq, as after any loss, and asks for a new lane once answered.

@@ -5,13 +5,20 @@ import TrellisWire
 // Receiving: what the socket (or a same-process link) brings is decoded, checked
 // against who may speak, and accepted, taken as an answer, or rejected — each a log line.
 extension Link {
-    /// Reads what has already arrived on the socket, without waiting for more: for a
-    /// handler about to act on one message that can act on those right behind it with it
-    /// (a host's touches read together, docs/TRANSPORT.md). The loop's own reads stop
-    /// once a handler has queued work, which leaves those still in the socket.
-    public func readArrived() {
-        drainSocket(readingAhead: true)
-        if !lanes.open.isEmpty { drainLanes(readingAhead: true) }
+    /// Reads what `peer` has already sent, without waiting for more: for a handler about
+    /// to act on one message that can act on those right behind it with it (a host's
+    /// touches read together, docs/TRANSPORT.md). The loop's own reads stop once a
+    /// handler has queued work, which leaves those unread. Only the peer's own channel is
+    /// read: its lane, if one is open — once it is, everything the peer sends comes that
+    /// way (docs/TRANSPORT.md, "Lanes") — else the socket. The libzmq socket and other
+    /// peers' lanes are left for the loop: cold, after an idle pause, reading them was
+    /// most of what a woken host spent between a click's press and its release (issue 20).
+    public func readArrived(from peer: ControllerID) {
+        if let lane = lanes.open[peer] {
+            drainLane(lane, readingAhead: true)
+        } else {
+            drainSocket(readingAhead: true)
+        }
     }
 
     func drainSocket(readingAhead: Bool = false) {
