@@ -11,8 +11,8 @@ extension Link {
     /// handler has queued work, which leaves those unread. Only the peer's own channel is
     /// read: its lane, if one is open — once it is, everything the peer sends comes that
     /// way (docs/TRANSPORT.md, "Lanes") — else the socket. The libzmq socket and other
-    /// peers' lanes are left for the loop: cold, after an idle pause, reading them was
-    /// most of what a woken host spent between a click's press and its release (issue 20).
+    /// peers' lanes are left for the loop, which reads them anyway: here, cold after an
+    /// idle pause, each is code and data a woken host touches before it handles a click.
     public func readArrived(from peer: ControllerID) {
         if let lane = lanes.open[peer] {
             drainLane(lane, readingAhead: true)
