@@ -22,13 +22,17 @@ struct LatencyBench: AsyncParsableCommand {
             Timed: from just before the client sends the touch until the compositor finished \
             that compose (its await-text answer says when, on CLOCK_MONOTONIC, which every \
             process shares). That path is 5 one-way messages. The baseline: REQ/REP round \
-            trips of 64 bytes between this process and another over ipc, halved.
+            trips of 64 bytes between this process and another over ipc, halved. Then \
+            --cold-taps more, the tap and each baseline's message after a thread on every \
+            CPU wrote a byte in every line of twice the last-level cache (cold_*): what a \
+            click on an idle terminal pays, beside bare sockets over the same hops paying it too.
             """
     )
 
     @Option(help: "Timed taps.") var taps = 500
     @Option(help: "Untimed taps first.") var warmup = 50
     @Option(help: "Raw libzmq round trips for the back-to-back one-way figure.") var rawRoundTrips = 5_000
+    @Option(help: "Timed taps after the warm ones, each after every CPU's caches were emptied, the baselines' messages too.") var coldTaps = 100
 
     static let hops = 5
     /// How long everything is left idle before each tap, and before each message of
@@ -39,8 +43,8 @@ struct LatencyBench: AsyncParsableCommand {
     static let pause = Duration.milliseconds(2)
 
     func validate() throws {
-        guard taps >= 10, warmup >= 0, rawRoundTrips >= 100 else {
-            throw ValidationError("--taps must be at least 10, --raw-round-trips at least 100")
+        guard taps >= 10, warmup >= 0, rawRoundTrips >= 100, coldTaps >= 10 else {
+            throw ValidationError("--taps and --cold-taps must be at least 10, --raw-round-trips at least 100")
         }
     }
 
@@ -83,9 +87,17 @@ struct LatencyBench: AsyncParsableCommand {
     /// The taps, each after one message over the raw path (the baseline) and one over
     /// the same hops on Unix sockets: alternating, so that whatever else the shared
     /// machine does weighs on all alike.
+    /// One run's samples, in ns: the taps and the two baselines, warm (after the pause
+    /// alone) and cold (after every CPU's caches were emptied, then the pause).
+    struct Samples {
+        var latency: [UInt64] = [], path: [UInt64] = [], unix: [UInt64] = []
+        var coldLatency: [UInt64] = [], coldPath: [UInt64] = [], coldUnix: [UInt64] = []
+        var raced = 0
+    }
+
     func measure(
         _ s: BenchSession, beside path: RawRelayPath, and unixPath: UnixRelayPath
-    ) async throws -> (latency: [UInt64], raced: Int, path: [UInt64], unix: [UInt64]) {
+    ) async throws -> Samples {
         try s.launchChain(root: "TapRoot", middle: "TapMiddle", leaf: "TapLeaf")
         try await s.connect()
         _ = try await s.waitForTexts(["[taps 0]"], timeout: .seconds(20))
@@ -93,33 +105,50 @@ struct LatencyBench: AsyncParsableCommand {
         let (x, y): (Int32, Int32) = (10, 2)
         guard let client = s.client else { throw BenchError("not connected") }
 
-        var latency: [UInt64] = [], pathSamples: [UInt64] = [], unixSamples: [UInt64] = []
-        var raced = 0
-        for k in 1...(warmup + taps) {
+        var samples = Samples()
+        let sweep = CacheSweep()
+        for k in 1...(warmup + taps + coldTaps) {
+            let timed = k > warmup, cold = k > warmup + taps
+            // Cold: each of the three after a sweep of its own, so that none finds the
+            // caches the one before it warmed.
+            if cold { sweep.sweep() }
             guard let sample = await path.measure(1, pause: Self.pause) else {
                 throw BenchError("the raw relay path lost a message")
             }
+            if cold { sweep.sweep() }
             guard let unixSample = await unixPath.measure(1, pause: Self.pause) else {
                 throw BenchError("the Unix relay path lost a message")
             }
-            if k > warmup { pathSamples += sample; unixSamples += unixSample }
+            if cold {
+                samples.coldPath += sample
+                samples.coldUnix += unixSample
+            } else if timed {
+                samples.path += sample
+                samples.unix += unixSample
+            }
             // The wait is registered first and the tap sent a little later, so the compose
             // that shows the tap cannot come before the compositor waits for it; should it
             // all the same, the compositor says so ("-") and the sample is not counted.
             async let shown = BenchSession.awaitTexts(["[taps \(k)]"], on: client)
+            if cold { sweep.sweep() }
             try await Task.sleep(for: Self.pause)
             let t0 = try await s.touch(.began, x: x, y: y)
             let composedAt = try await shown.composedAt
             try await s.touch(.ended, x: x, y: y)
-            guard k > warmup else { continue }
-            if let composedAt, composedAt > t0 { latency.append(composedAt - t0) } else { raced += 1 }
+            guard timed else { continue }
+            guard let composedAt, composedAt > t0 else {
+                samples.raced += 1
+                continue
+            }
+            if cold { samples.coldLatency.append(composedAt - t0) } else { samples.latency.append(composedAt - t0) }
         }
-        return (latency, raced, pathSamples, unixSamples)
+        return samples
     }
 
-    func report(_ result: (latency: [UInt64], raced: Int, path: [UInt64], unix: [UInt64]), raw: [UInt64]) {
+    func report(_ result: Samples, raw: [UInt64]) {
         let ours = Percentiles(result.latency), path = Percentiles(result.path), hot = Percentiles(raw)
         let unix = Percentiles(result.unix)
+        let cold = Percentiles(result.coldLatency), coldPath = Percentiles(result.coldPath), coldUnix = Percentiles(result.coldUnix)
         let backToBack = hot.p50 * Double(Self.hops)
         let us = { (ns: Double) in figure(ns / 1000, 1) }
         print("  tap -> leaf's frame composed: p50 \(us(ours.p50)) us, p99 \(us(ours.p99)) us, min \(us(ours.min)) us "
@@ -130,10 +159,15 @@ struct LatencyBench: AsyncParsableCommand {
             + "p99 \(us(unix.p99)) us: libzmq's path is \(figure(path.p50 / unix.p50, 2)) × that")
         print("  for reference, raw libzmq ipc one-way back to back: p50 \(us(hot.p50)) us, p99 \(us(hot.p99)) us "
             + "(\(raw.count) round trips, halved); x \(Self.hops) hops = \(us(backToBack)) us")
+        print("  cold, each after every CPU's caches were emptied: the tap p50 \(us(cold.p50)) us, raw libzmq \(us(coldPath.p50)) us, "
+            + "Unix sockets \(us(coldUnix.p50)) us (\(result.coldLatency.count) taps): ours \(figure(cold.p50 / coldUnix.p50, 2)) × the Unix path's")
         print("bench=latency levels=3 hops=\(Self.hops) p50_us=\(us(ours.p50)) p99_us=\(us(ours.p99)) "
             + "baseline_us=\(us(path.p50)) baseline_p99_us=\(us(path.p99)) ratio=\(figure(ours.p50 / path.p50, 2)) "
             + "raw_one_way_p50_us=\(us(hot.p50)) raw_one_way_p99_us=\(us(hot.p99)) back_to_back_baseline_us=\(us(backToBack)) "
             + "back_to_back_ratio=\(figure(ours.p50 / backToBack, 2)) unix_baseline_us=\(us(unix.p50)) "
-            + "baseline_vs_unix=\(figure(path.p50 / unix.p50, 2)) taps=\(result.latency.count)")
+            + "baseline_vs_unix=\(figure(path.p50 / unix.p50, 2)) "
+            + "cold_p50_us=\(us(cold.p50)) cold_baseline_us=\(us(coldPath.p50)) cold_unix_baseline_us=\(us(coldUnix.p50)) "
+            + "cold_ratio=\(figure(cold.p50 / coldPath.p50, 2)) cold_vs_unix=\(figure(cold.p50 / coldUnix.p50, 2)) "
+            + "taps=\(result.latency.count) cold_taps=\(result.coldLatency.count)")
     }
 }
