@@ -1,6 +1,6 @@
 /// What a tree of views has from whoever owns it — a window, in its host: the loop the
-/// tree runs on, its focus system, and who hears that the tree changed. The tree's root holds it
-/// (`View.hostedTree`); every view in the tree keeps it (`View.tree`). A view
+/// tree runs on, its focus system, and who hears that the tree changed. The tree's root
+/// holds it (`View.hostedTree`); every view in the tree keeps it (`View.tree`). A view
 /// in no such tree (made, not yet shown) changes nothing anyone shows: joining the tree
 /// is itself a change of the tree it joins.
 public final class ViewTree {
