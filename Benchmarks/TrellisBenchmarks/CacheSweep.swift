@@ -7,24 +7,25 @@ import Foundation
 /// (docs/BENCHMARKS.md, "Cold caches"). A step timed after a sweep pays for every line of
 /// code and data it touches coming from memory, as a click on an idle terminal does; the
 /// same step timed warm, in a loop, does not.
-final class CacheSweep {
+public final class CacheSweep {
     /// One buffer per CPU, swept by a thread pinned there. Each twice the last level whole:
     /// two CPUs may not share one (a virtual machine's two CPUs may sit on two of the
     /// host's core complexes, each with its own), and 32 MB from each of two CPUs left
     /// `bench render`'s `tab_cold_us` at 49–57 µs where 64 MB from one left it at 77–91.
     private var buffers: [(cpu: Int32, bytes: [UInt8])]
     /// What the sweeps read back, so that no compiler may drop them.
-    private(set) var checksum = 0
+    public private(set) var checksum = 0
 
     /// Twice the last-level cache this machine reports (at least 64 MiB where it says
     /// none) for each CPU this process may use.
-    init() {
+    public init() {
         let size = max(64 << 20, 2 * Self.lastLevelCacheBytes())
         buffers = Self.allowedCPUs().map { ($0, [UInt8](repeating: 1, count: size)) }
     }
 
     /// Sweeps every CPU's buffer at once, each from its own CPU; returns when all are done.
-    func sweep() {
+    /// Each sweep adds one to every byte it writes, so `checksum` grows by one per CPU.
+    public func sweep() {
         let group = DispatchGroup()
         var sums = [Int](repeating: 0, count: buffers.count)
         sums.withUnsafeMutableBufferPointer { sums in
@@ -52,7 +53,7 @@ final class CacheSweep {
     }
 
     /// The CPUs this process may run on (CPU 0 alone where it cannot say).
-    static func allowedCPUs() -> [Int32] {
+    public static func allowedCPUs() -> [Int32] {
         var mask = trellis_cpu_mask()
         guard trellis_get_cpu_mask(0, &mask) == 0 else { return [0] }
         let cpus = withUnsafeBytes(of: mask.bits) { bits in
@@ -62,7 +63,7 @@ final class CacheSweep {
     }
 
     /// The largest cache of CPU 0, from sysfs; 0 when it does not say.
-    static func lastLevelCacheBytes() -> Int {
+    public static func lastLevelCacheBytes() -> Int {
         let base = "/sys/devices/system/cpu/cpu0/cache"
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
         return entries.filter { $0.hasPrefix("index") }.compactMap { entry -> Int? in
