@@ -16,11 +16,23 @@ share of a click, less moved by the noise of the rest than two medians subtracte
 Kinds: `tap` (seed 000's "tap me", tap after tap), `tab` (a tab switch, one way then the
 other), `tap-after-tab` (the tap that follows switching away and back, as in the bench's
 rounds). Only processes this script started are signalled, and only by the pids it got.
+
+`--probe app:FUNCTION` or `--probe compositor:FUNCTION` (repeatable; root and `perf`
+only) puts each entry into that function — named as `swift demangle --simplified` names
+it, e.g. `Switchboard.deliver(_:)` — on the same time line, as "<host> probe FUNCTION",
+beside the log's lines: where a woken process spends the time between two of them
+(docs/BENCHMARKS.md, "Cold caches"). Each probe is a trap of a microsecond or so, so the
+steps read a little long; compare builds with the same probes.
+
+  timeline.py --trellis .build/release/trellis --scene deploy/scenes/demo.yaml --kind tab \
+      --probe 'app:Switchboard.deliver(_:)' --span 'Demo probe Switchboard' 'Demo touch delivered'
 """
 
 import argparse
 import json
 import os
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -41,7 +53,9 @@ def main():
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--span", nargs=2, action="append", default=[], metavar=("FROM", "TO"))
+    ap.add_argument("--probe", action="append", default=[], metavar="app|compositor:FUNCTION")
     args = ap.parse_args()
+    probes = Probes(args.trellis, args.probe) if args.probe else None
 
     workdir = tempfile.mkdtemp(prefix="trellis-timeline-")
     os.chmod(workdir, 0o700)
@@ -61,8 +75,11 @@ def main():
 
     clicks = []  # (written at, ns until pyte showed the change)
     ours = Terminal("ours", [args.trellis, "up", args.scene, "--session", session], env)
+    hits = []
     try:
         ours.wait_for(shows(TAP_TEXT), 120)
+        if probes:
+            probes.start()
         tap_x, tap_y = find(ours.lines, TAP_TEXT)
         tap_x += len(TAP_TEXT) // 2
         tab_at = {title: find(ours.lines, title) for title in TABS}
@@ -91,28 +108,33 @@ def main():
                 if i >= args.warmup:
                     clicks.append((written[-1], ns))
         time.sleep(0.2)  # logs are written within 50 ms
+        if probes:
+            hits = probes.stop()
         out = subprocess.run([args.trellis, "logs", "--session", session, "--json"], env=env,
                              capture_output=True, text=True).stdout
     finally:
+        if probes:
+            probes.remove()
         ours.stop()
         subprocess.run([args.trellis, "down", "--session", session], env=env, capture_output=True)
 
     records = sorted((json.loads(line) for line in out.splitlines() if line.strip()), key=lambda r: r["mono_ns"])
     offsets = {}
     spans = {tuple(span): [] for span in args.span}
+    # The log's lines and the probes' hits, as (mono_ns, description).
+    points = [(r["mono_ns"], f'{r["at"]} {r["kind"]} {r["outcome"]} {r["src"]}->{r["dst"]}'
+               + (f' ({r["detail"]})' if r.get("detail") else "")) for r in records]
+    points = sorted(points + hits)
     for t0, ns in clicks:
         seen = {}
-        for r in records:
-            if not t0 <= r["mono_ns"] <= t0 + ns:
+        for at, key in points:
+            if not t0 <= at <= t0 + ns:
                 continue
-            key = f'{r["at"]} {r["kind"]} {r["outcome"]} {r["src"]}->{r["dst"]}'
-            if r.get("detail"):
-                key += f' ({r["detail"]})'
             # The second line of the same description in one click is another hop.
             n, unique = 2, key
             while unique in seen:
                 unique, n = f"{key} #{n}", n + 1
-            seen[unique] = (r["mono_ns"] - t0) / 1000
+            seen[unique] = (at - t0) / 1000
         seen["pyte shows the change"] = ns / 1000
         if args.verbose:
             # The click's own time on the log's clock, to line this click up with a
@@ -134,6 +156,106 @@ def main():
     for (start, end), values in spans.items():
         median = f"{statistics.median(values):9.1f}" if values else "        -"
         print(f"{median}  span from '{start}' to '{end}' ({len(values)} clicks)")
+
+
+class Probes:
+    """Entry probes on functions of the demo's binaries, recorded system-wide on the log's
+    clock while the clicks run, and removed afterwards whatever happens."""
+
+    GROUP = "trellistl"
+
+    def __init__(self, trellis, specs):
+        if os.geteuid() != 0 or not shutil.which("perf"):
+            sys.exit("timeline: --probe needs root and perf (uprobes)")
+        here = os.path.dirname(os.path.abspath(trellis))
+        binaries = {"app": os.path.join(here, "trellis-app"), "compositor": os.path.join(here, "trellis-compositor")}
+        self.names = {}  # perf event name -> function
+        self.binaries = set()
+        self.recorder = None
+        self.workdir = tempfile.mkdtemp(prefix="trellis-timeline-probes-")
+        self.data = os.path.join(self.workdir, "perf.data")
+        symbols = {}
+        for k, spec in enumerate(specs):
+            which, _, function = spec.partition(":")
+            if which not in binaries or not function:
+                sys.exit(f"timeline: --probe {spec!r}: say app:FUNCTION or compositor:FUNCTION")
+            binary = binaries[which]
+            if binary not in symbols:
+                symbols[binary] = self.functions(binary)
+            address = symbols[binary].get(function)
+            if address is None:
+                near = sorted(f for f in symbols[binary] if function.split("(")[0] in f)[:8]
+                self.remove()
+                sys.exit(f"timeline: no function {function!r} in {binary}" + (f"; perhaps: {near}" if near else ""))
+            event = f"p{k}"
+            added = subprocess.run(["perf", "probe", "-q", "-x", binary, "-a", f"{self.GROUP}:{event}=0x{address}"],
+                                   capture_output=True, text=True)
+            if added.returncode != 0:
+                self.remove()
+                sys.exit(f"timeline: perf probe refused {function}: {added.stderr.strip()}")
+            self.names[event] = function
+            self.binaries.add(binary)
+
+    @staticmethod
+    def functions(binary):
+        """Demangled function name -> address, from the binary's symbol table."""
+        nm = subprocess.run(["nm", binary], capture_output=True, text=True, check=True).stdout
+        demangled = subprocess.run(["swift", "demangle", "--simplified"], input=nm,
+                                   capture_output=True, text=True, check=True).stdout
+        out = {}
+        for line in demangled.splitlines():
+            parts = line.split(" ", 2)
+            if len(parts) == 3 and parts[1] in ("t", "T"):
+                out.setdefault(parts[2], parts[0])
+        return out
+
+    def start(self):
+        self.recorder = subprocess.Popen(
+            ["perf", "record", "-q", "-k", "CLOCK_MONOTONIC", "-e", f"{self.GROUP}:*", "-a", "-o", self.data],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1)  # perf attaches the probes before the first click
+
+    def stop(self):
+        """Ends the recording; the hits as (mono_ns, "<host> probe FUNCTION")."""
+        self.recorder.send_signal(signal.SIGINT)  # our own child, by the handle that started it
+        self.recorder.wait(timeout=60)
+        self.recorder = None
+        script = subprocess.run(["perf", "script", "-i", self.data, "-F", "pid,time,event"],
+                                capture_output=True, text=True).stdout
+        hosts, hits = {}, []
+        for line in script.split("\n"):
+            parts = line.split()
+            if len(parts) < 3:
+                continue
+            pid, at, event = int(parts[0]), parts[1].rstrip(":"), parts[2].rstrip(":").split(":")[-1]
+            if event not in self.names:
+                continue
+            if pid not in hosts:
+                hosts[pid] = self.host(pid)
+            seconds, _, fraction = at.partition(".")
+            hits.append((int(seconds) * 1_000_000_000 + int(fraction.ljust(9, "0")[:9]),
+                         f"{hosts[pid]} probe {self.names[event]}"))
+        return hits
+
+    @staticmethod
+    def host(pid):
+        """The host a pid runs (`--host NAME`), or its program's name."""
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().decode(errors="replace").split("\0")
+        except OSError:
+            return f"pid{pid}"
+        if "--host" in argv[:-1]:
+            return argv[argv.index("--host") + 1]
+        return os.path.basename(argv[0]).replace("trellis-", "") if argv and argv[0] else f"pid{pid}"
+
+    def remove(self):
+        if self.recorder:
+            self.recorder.send_signal(signal.SIGINT)
+            self.recorder.wait(timeout=60)
+            self.recorder = None
+        subprocess.run(["perf", "probe", "-q", "-d", f"{self.GROUP}:*"], capture_output=True)
+        shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":
