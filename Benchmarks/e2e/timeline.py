@@ -178,6 +178,7 @@ class Probes:
         for k, spec in enumerate(specs):
             which, _, function = spec.partition(":")
             if which not in binaries or not function:
+                self.remove()
                 sys.exit(f"timeline: --probe {spec!r}: say app:FUNCTION or compositor:FUNCTION")
             binary = binaries[which]
             if binary not in symbols:
