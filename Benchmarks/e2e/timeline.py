@@ -25,7 +25,7 @@ beside the log's lines: where a woken process spends the time between two of the
 steps read a little long; compare builds with the same probes.
 
   timeline.py --trellis .build/release/trellis --scene deploy/scenes/demo.yaml --kind tab \
-      --probe 'app:Switchboard.deliver(_:)' --span 'Demo probe Switchboard' 'Demo touch delivered'
+      --probe 'app:Switchboard.deliver(_:)' --span 'Demo probe Switchboard' 'Demo appearance sent'
 """
 
 import argparse
@@ -170,7 +170,6 @@ class Probes:
         here = os.path.dirname(os.path.abspath(trellis))
         binaries = {"app": os.path.join(here, "trellis-app"), "compositor": os.path.join(here, "trellis-compositor")}
         self.names = {}  # perf event name -> function
-        self.binaries = set()
         self.recorder = None
         self.workdir = tempfile.mkdtemp(prefix="trellis-timeline-probes-")
         self.data = os.path.join(self.workdir, "perf.data")
@@ -195,7 +194,6 @@ class Probes:
                 self.remove()
                 sys.exit(f"timeline: perf probe refused {function}: {added.stderr.strip()}")
             self.names[event] = function
-            self.binaries.add(binary)
 
     @staticmethod
     def functions(binary):
