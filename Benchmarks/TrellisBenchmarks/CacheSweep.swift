@@ -52,6 +52,23 @@ public final class CacheSweep {
         checksum &+= sums.reduce(0, &+)
     }
 
+    /// The median thread CPU microseconds of one call of `body`, over `count` calls, each
+    /// timed alone right after a sweep (the sweep not timed): the median, not the mean, as
+    /// memory's latency on a shared machine moves with its neighbours' load. What every
+    /// cold figure (`tap_cold_us`, `tab_cold_us`, `tab_switch_cold_us`) is.
+    public func medianMicroseconds(of count: Int, _ body: () throws -> Void) rethrows -> Double {
+        precondition(count >= 1, "a median of no calls")
+        var times: [UInt64] = []
+        times.reserveCapacity(count)
+        for _ in 0..<count {
+            sweep()
+            let start = threadCPUNanoseconds()
+            try body()
+            times.append(threadCPUNanoseconds() - start)
+        }
+        return Double(times.sorted()[count / 2]) / 1e3
+    }
+
     /// The CPUs this process may run on (CPU 0 alone where it cannot say).
     public static func allowedCPUs() -> [Int32] {
         var mask = trellis_cpu_mask()

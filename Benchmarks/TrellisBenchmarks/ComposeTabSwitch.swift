@@ -120,18 +120,15 @@ struct ComposeTabSwitch {
     /// reaches it after the terminal sat idle (`tab_switch_cold_us`).
     func measureCold(count: Int, sink: DevNull, sweep: CacheSweep) throws -> Double {
         var (tree, screen, writer) = try startingState()
-        var times: [UInt64] = []
-        for i in 0..<count {
-            sweep.sweep()
-            let start = threadCPUNanoseconds()
+        var i = 0
+        return try sweep.medianMicroseconds(of: count) {
             for batch in switches[i % switches.count] {
                 try Self.apply(batch, to: &tree)
                 tree.compose(into: &screen)
                 _ = ComposeScene.write(&screen, with: &writer, to: sink)
             }
-            times.append(threadCPUNanoseconds() - start)
+            i += 1
         }
-        return Double(times.sorted()[count / 2]) / 1e3
     }
 
     /// The root host's side: its window's frame and placements as `FramePublisher` sends

@@ -166,19 +166,6 @@ private func cpuMicroseconds(per count: Int, _ body: () -> Void) -> Double {
     return Double(threadCPUNanoseconds() - start) / 1e3 / Double(count)
 }
 
-/// The median microseconds of this thread's CPU time of one call of `body`, each call
-/// timed alone after `sweep` emptied the caches (the sweep itself not timed): the median,
-/// not the mean, as memory's latency on a shared machine moves with its neighbours' load.
-private func coldMicroseconds(per count: Int, sweep: CacheSweep, _ body: () -> Void) -> Double {
-    var times: [UInt64] = []
-    times.reserveCapacity(count)
-    for _ in 0..<count {
-        sweep.sweep()
-        times.append(cpuNanoseconds(body))
-    }
-    return Double(times.sorted()[count / 2]) / 1e3
-}
-
 /// Thread CPU nanoseconds `body` took, for timing one step of a loop whose other steps
 /// (taking a frame, changing a label) are not what is measured. Reading the clock costs
 /// well under a microsecond, small beside the steps timed this way.
@@ -307,7 +294,7 @@ private final class RenderTapWorkload {
                 sent += self.window.takeFrame(number: self.number)?.damage.count ?? 0
             }
         }
-        let us = cold.map { coldMicroseconds(per: taps, sweep: $0, tapOnce) }
+        let us = cold.map { $0.medianMicroseconds(of: taps, tapOnce) }
             ?? cpuMicroseconds(per: taps) { for _ in 0..<taps { tapOnce() } }
         precondition(sent >= taps, "a tap on the circle changed nothing")
         return us
@@ -374,7 +361,7 @@ private final class RenderTabWorkload {
                 self.frame()
             }
         }
-        let us = cold.map { coldMicroseconds(per: switches, sweep: $0, switchOnce) }
+        let us = cold.map { $0.medianMicroseconds(of: switches, switchOnce) }
             ?? cpuMicroseconds(per: switches) { for _ in 0..<switches { switchOnce() } }
         precondition(sent - before.0 >= switches && port.messages - before.1 >= 4 * switches, "a tab switch changed nothing")
         precondition(tabs.selectedIndex == (switches % 2 == 0 ? before.2 : 1 - before.2), "the tabs did not switch")

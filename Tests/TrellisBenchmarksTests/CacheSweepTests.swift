@@ -18,6 +18,16 @@ struct CacheSweepTests {
         #expect(sweep.checksum == 2 * cpus.count + 3 * cpus.count)
     }
 
+    @Test func aColdFigureTimesEachCallAfterASweepOfItsOwn() {
+        let cpus = CacheSweep.allowedCPUs().count
+        let sweep = CacheSweep()
+        var calls = 0
+        _ = sweep.medianMicroseconds(of: 3) { calls += 1 }
+        #expect(calls == 3)
+        // Three sweeps, one before each call: every CPU's middle byte went 1 → 2 → 3 → 4.
+        #expect(sweep.checksum == (2 + 3 + 4) * cpus)
+    }
+
     @Test func theLastLevelCacheIsReadFromSysfsWhereLinuxHasIt() throws {
         guard FileManager.default.fileExists(atPath: "/sys/devices/system/cpu/cpu0/cache/index0/size") else { return }
         // A machine that says anything about its caches has one of at least 4 KiB.
